@@ -1,0 +1,47 @@
+"""cpflow: a Flow Free / Numberlink solver built on OR-Tools CP-SAT.
+
+Modules
+- grid: the puzzle as a graph (Puzzle, Solution, Cell, Colour)
+- formats: reading and writing puzzles and solutions as text
+- verify: checks a solution against the rules; imports no solver
+- prune: the cells each colour could use, before any model
+- result: Status and SolveResult, shared by every engine
+- cpsat: the CP-SAT engine
+- engines: the engine registry
+- inputs: files, globs and directories to puzzles
+- render: terminal, text and JSON output
+- cli: the `cpflow` command
+"""
+
+from cpflow.errors import CpflowError, EngineUnavailable, InvalidSolution, PuzzleFormatError
+from cpflow.formats import load, parse, parse_solution, picture
+from cpflow.grid import Cell, Colour, Puzzle, Solution
+from cpflow.result import SolveResult, Status
+from cpflow.verify import is_solution, violations
+
+__all__ = [
+    "Cell",
+    "Colour",
+    "CpflowError",
+    "EngineUnavailable",
+    "InvalidSolution",
+    "Puzzle",
+    "PuzzleFormatError",
+    "Solution",
+    "SolveResult",
+    "Status",
+    "is_solution",
+    "load",
+    "parse",
+    "parse_solution",
+    "picture",
+    "violations",
+    "solve",
+]
+
+
+def solve(puzzle: Puzzle, engine: str = "cpsat", **options) -> SolveResult:
+    """Solve a puzzle with the named engine; the solution has passed the verifier."""
+    from cpflow.engines import solve as run
+
+    return run(puzzle, engine, **options)

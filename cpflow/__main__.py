@@ -1,0 +1,5 @@
+"""`python -m cpflow` runs the command line."""
+
+from cpflow.cli import main
+
+main()

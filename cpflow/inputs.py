@@ -1,0 +1,53 @@
+"""Turning command-line arguments (files, globs, directories) into puzzles to solve."""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cpflow.errors import PuzzleFormatError
+from cpflow.formats import load
+from cpflow.grid import Puzzle
+
+SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One puzzle to work on: its file, its place in that file (from 1) and the board."""
+
+    source: str
+    index: int
+    puzzle: Puzzle
+
+
+def expand(arguments: Iterable[str]) -> list[Path]:
+    """Files named directly, matched by a glob, or found (`*.txt`) in a directory.
+
+    Solution files (`*.sol.txt`, `*.solution.txt`) are left out of globs and directories.
+    """
+    paths: list[Path] = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_dir():
+            found = [p for p in sorted(path.glob("*.txt")) if not p.name.endswith(SOLUTION_SUFFIXES)]
+            if not found:
+                raise PuzzleFormatError(argument, 1, 1, "directory holds no .txt puzzle files")
+            paths += found
+        elif not path.exists() and glob.has_magic(argument):
+            found = [Path(p) for p in sorted(glob.glob(argument)) if not p.endswith(SOLUTION_SUFFIXES)]
+            if not found:
+                raise PuzzleFormatError(argument, 1, 1, "no file matches this pattern")
+            paths += found
+        else:
+            paths.append(path)
+    return paths
+
+
+def load_all(arguments: Iterable[str], fmt: str = "auto") -> list[Entry]:
+    """Every puzzle named by the arguments, in order; the first bad file raises."""
+    return [
+        Entry(str(path), index, puzzle) for path in expand(arguments) for index, puzzle in enumerate(load(path, fmt), 1)
+    ]

@@ -1,0 +1,103 @@
+"""Showing puzzles and solutions: a coloured terminal picture (rich), plain text, JSON."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from rich.text import Text
+
+from cpflow.formats import rows
+from cpflow.grid import Cell, Colour, Puzzle, Solution
+from cpflow.result import SolveResult
+
+# The classic letters carry the game's usual colours; other names take the spare ones in turn.
+PALETTE = {
+    "R": "red",
+    "B": "blue",
+    "Y": "yellow",
+    "G": "green",
+    "O": "dark_orange",
+    "C": "cyan",
+    "M": "magenta",
+    "m": "dark_red",
+    "P": "purple",
+    "A": "grey50",
+    "W": "white",
+    "g": "bright_green",
+    "T": "tan",
+    "b": "dark_blue",
+    "c": "dark_cyan",
+    "p": "pink1",
+}
+SPARE = [
+    "bright_red",
+    "bright_blue",
+    "gold1",
+    "spring_green2",
+    "orange1",
+    "turquoise2",
+    "orchid",
+    "indian_red",
+    "medium_purple",
+    "light_slate_grey",
+    "khaki1",
+    "chartreuse2",
+]
+# Pipe glyph for the set of directions (row step, col step) a cell connects to.
+PIPES = {
+    frozenset({(-1, 0), (1, 0)}): "│",
+    frozenset({(0, -1), (0, 1)}): "─",
+    frozenset({(1, 0), (0, 1)}): "┌",
+    frozenset({(1, 0), (0, -1)}): "┐",
+    frozenset({(-1, 0), (0, 1)}): "└",
+    frozenset({(-1, 0), (0, -1)}): "┘",
+}
+
+
+def styles(puzzle: Puzzle) -> dict[Colour, str]:
+    """A rich style per colour: the palette's for classic letters, spare ones for the rest."""
+    spare = iter(SPARE * (len(puzzle.colours) // len(SPARE) + 1))
+    return {c: f"bold {PALETTE[c]}" if c in PALETTE else f"bold {next(spare)}" for c in puzzle.colours}
+
+
+def terminal(puzzle: Puzzle, solution: Solution | None = None) -> Text:
+    """The board drawn with box-drawing pipes in colour; endpoints are dots."""
+    style = styles(puzzle)
+    links = _links(solution)
+    colour_of = solution.colour_of() if solution else {}
+    endpoint = puzzle.endpoint_colour()
+    colour_of.update(endpoint)
+    text = Text()
+    for r in range(puzzle.height):
+        for c in range(puzzle.width):
+            cell, colour = (r, c), colour_of.get((r, c))
+            glyph = "●" if cell in endpoint else PIPES.get(frozenset(links.get(cell, ())), "·")
+            right = "─" if (0, 1) in links.get(cell, ()) else " "
+            text.append(glyph + right, style=style.get(colour, "dim"))
+        text.append("\n")
+    return text
+
+
+def _links(solution: Solution | None) -> dict[Cell, set[tuple[int, int]]]:
+    """For each cell on a path, the directions to its neighbours on that path."""
+    links: dict[Cell, set[tuple[int, int]]] = {}
+    for path in solution.paths.values() if solution else ():
+        for (r1, c1), (r2, c2) in pairwise(path):
+            links.setdefault((r1, c1), set()).add((r2 - r1, c2 - c1))
+            links.setdefault((r2, c2), set()).add((r1 - r2, c1 - c2))
+    return links
+
+
+def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
+    """The JSON record of one solve: where from, size, status, time, paths and grid."""
+    paths = result.solution.paths if result.solution else {}
+    return {
+        "file": source,
+        "index": index,
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "status": result.status.value,
+        "seconds": round(result.seconds, 6),
+        "paths": {colour: [list(cell) for cell in path] for colour, path in paths.items()},
+        "grid": rows(puzzle, result.solution),
+    }

@@ -1,0 +1,41 @@
+"""The one result type every engine returns."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from cpflow.errors import InvalidSolution
+from cpflow.grid import Puzzle, Solution
+from cpflow.verify import violations
+
+
+class Status(enum.StrEnum):
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"  # proven: no solution exists
+    UNKNOWN = "unknown"  # the time limit came first
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What an engine found, how long it took (wall seconds) and the engine's own figures."""
+
+    status: Status
+    solution: Solution | None
+    seconds: float  # build + solve
+    build_seconds: float
+    engine: str
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def solve_seconds(self) -> float:
+        return self.seconds - self.build_seconds
+
+
+def checked(puzzle: Puzzle, result: SolveResult) -> SolveResult:
+    """The result, once its solution (if any) has passed the verifier; else InvalidSolution."""
+    if result.solution is not None:
+        found = violations(puzzle, result.solution)
+        if found:
+            raise InvalidSolution(result.engine, found)
+    return result

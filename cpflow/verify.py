@@ -1,0 +1,76 @@
+"""Checks a solution against the rules; imports no solver, so it can judge any engine.
+
+The rules: each colour's path joins its two endpoints through orthogonal neighbours;
+no cell is used twice (paths never cross, share a cell or loop); every cell is
+covered; a path never touches itself (two neighbouring cells of one colour are
+consecutive on its path).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from cpflow.grid import Colour, Path, Puzzle, Solution
+
+
+def is_solution(puzzle: Puzzle, solution: Solution) -> bool:
+    return not violations(puzzle, solution)
+
+
+def violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+    """Every rule the solution breaks, as sentences naming colours and cells; [] if none."""
+    found = _colour_set_violations(puzzle, solution)
+    for colour, path in solution.paths.items():
+        if colour in puzzle.endpoints:
+            found += _path_violations(puzzle, colour, path)
+    found += _sharing_violations(puzzle, solution)
+    if not found:
+        found += _self_touch_violations(puzzle, solution)
+    return found
+
+
+def _colour_set_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+    missing = [c for c in puzzle.colours if c not in solution.paths]
+    unknown = [c for c in solution.paths if c not in puzzle.endpoints]
+    return [f"colour {c!r} has no path" for c in missing] + [f"colour {c!r} is not in the puzzle" for c in unknown]
+
+
+def _path_violations(puzzle: Puzzle, colour: Colour, path: Path) -> list[str]:
+    """The path stays on the board, steps between neighbours and joins its endpoints."""
+    found = [f"colour {colour!r}: cell {cell} is off the board" for cell in path if cell not in puzzle.neighbours]
+    if len(path) < 2 or {path[0], path[-1]} != set(puzzle.endpoints[colour]):
+        found.append(f"colour {colour!r}: path does not run from one endpoint to the other")
+    found += [
+        f"colour {colour!r}: {a} and {b} are consecutive but not neighbours"
+        for a, b in pairwise(path)
+        if not puzzle.are_neighbours(a, b)
+    ]
+    return found
+
+
+def _sharing_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+    """Each cell is used exactly once: no crossing, no shared cell, no loop, no gap."""
+    owners: dict = {}
+    for colour, path in solution.paths.items():
+        for cell in path:
+            owners.setdefault(cell, []).append(colour)
+    found = []
+    for cell, colours in owners.items():
+        if len(colours) > 1 and len(set(colours)) == 1:
+            found.append(f"colour {colours[0]!r} visits {cell} more than once (a loop)")
+        elif len(colours) > 1:
+            found.append(f"cell {cell} is used by colours {sorted(set(colours))}")
+    found += [f"cell {cell} is not covered" for cell in puzzle.cells if cell not in owners]
+    return found
+
+
+def _self_touch_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+    """Two neighbouring cells of one colour must be consecutive on that colour's path."""
+    colour_of = solution.colour_of()
+    steps = {frozenset(pair) for path in solution.paths.values() for pair in pairwise(path)}
+    return [
+        f"colour {colour_of[a]!r} touches itself at {a} and {b}"
+        for a in puzzle.cells
+        for b in puzzle.neighbours[a]
+        if a < b and colour_of[a] == colour_of[b] and frozenset((a, b)) not in steps
+    ]

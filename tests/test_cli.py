@@ -1,0 +1,140 @@
+"""The `cpflow` command: output in each format, and the documented exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import PUZZLES, ZUCKER, needs_zucker, project_puzzles
+from cpflow.cli import app
+from cpflow.formats import load, parse_solution
+from cpflow.verify import violations
+
+runner = CliRunner()
+SOLVABLE = project_puzzles()
+UNSOLVABLE = project_puzzles(solvable=False)
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_solve_prints_the_solved_grid_as_text_when_not_a_terminal():
+    path = SOLVABLE[0]
+    result = run("solve", path)
+    assert result.exit_code == 0, result.output
+    first, *grid = result.stdout.splitlines()
+    assert first.startswith(f"{path}: solved in ")
+    (puzzle,) = load(path)
+    assert violations(puzzle, parse_solution(puzzle, "\n".join(grid))) == []
+
+
+def test_solve_draws_pipes_in_terminal_format():
+    result = run("solve", "--format", "terminal", SOLVABLE[0])
+    assert result.exit_code == 0
+    assert "●" in result.stdout and any(pipe in result.stdout for pipe in "─│┌┐└┘")
+
+
+def test_solve_json_carries_paths_and_grid():
+    path = SOLVABLE[0]
+    result = run("solve", "--format", "json", path)
+    assert result.exit_code == 0
+    record = json.loads(result.stdout)
+    assert set(record) == {"file", "index", "width", "height", "status", "seconds", "paths", "grid"}
+    assert (record["file"], record["status"]) == (str(path), "solved")
+    (puzzle,) = load(path)
+    assert violations(puzzle, parse_solution(puzzle, "\n".join(record["grid"]))) == []
+    assert {tuple(map(tuple, p))[0] for p in record["paths"].values()} <= set(puzzle.endpoint_colour())
+
+
+def test_quiet_prints_one_line_per_puzzle_and_exit_1_when_one_is_unsolvable():
+    result = run("solve", "--quiet", SOLVABLE[0], UNSOLVABLE[0])
+    assert result.exit_code == 1
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert [(name, status) for name, status, _ in lines] == [
+        (str(SOLVABLE[0]), "solved"),
+        (str(UNSOLVABLE[0]), "unsolvable"),
+    ]
+    assert all(float(seconds) >= 0 for *_, seconds in lines)
+
+
+def test_a_directory_is_solved_in_name_order_without_its_solution_files():
+    result = run("solve", "--quiet", PUZZLES)
+    assert result.exit_code == 1  # the directory holds an unsolvable board
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert names == [str(p) for p in sorted(SOLVABLE + UNSOLVABLE)]
+
+
+def test_a_quoted_glob_is_expanded_without_solution_files():
+    result = run("solve", "--quiet", str(PUZZLES / "starter_*x*.txt"))
+    assert result.exit_code == 0
+    assert len(result.stdout.splitlines()) == len(SOLVABLE)
+
+
+def test_a_time_limit_of_zero_gives_unknown_and_exit_1():
+    result = run("solve", "--quiet", "--time-limit", "0", SOLVABLE[-1])
+    assert result.exit_code == 1
+    assert result.stdout.split()[1] == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", ":1:1: empty file: no puzzle in it"),
+        (b"R.G\n..\nR.G\n", ":2:3: row has 2 cells, the first row has 3"),
+        (b"R.G\n...\n..G\n", ":1:1: colour 'R' appears once; each colour needs exactly 2 endpoints"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", ":1:1: not a text file (undecodable byte)"),
+    ],
+)
+def test_bad_input_gives_one_line_exit_2_and_no_output(tmp_path, content, message):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content)
+    result = run("solve", SOLVABLE[0], path)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"{path}{message}\n"
+
+
+def test_missing_file_and_unmatched_glob_exit_2(tmp_path):
+    for argument, message in [
+        (tmp_path / "none.txt", ":1:1: no such file"),
+        (tmp_path / "*.txt", ":1:1: no file matches"),
+    ]:
+        result = run("solve", argument)
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"{argument}{message}")
+
+
+def test_usage_errors_exit_2():
+    assert run("solve").exit_code == 2
+    assert run("solve", "--format", "xml", SOLVABLE[0]).exit_code == 2
+    assert run("solve", "--workers", "0", SOLVABLE[0]).exit_code == 2
+
+
+def test_input_format_can_be_forced(tmp_path):
+    path = tmp_path / "zeros.txt"
+    path.write_text("R0R\nG0G\n")
+    assert run("solve", "--quiet", path).exit_code == 0
+    # Read as classic, '0' is a colour whose adjacent endpoints cut the board: unsolvable.
+    assert run("solve", "--quiet", "--input-format", "classic", path).exit_code == 1
+
+
+def test_module_entry_point_runs(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "cpflow", "solve", "--quiet", SOLVABLE[0]], capture_output=True, text=True
+    )
+    assert done.returncode == 0
+    assert done.stdout.split()[1] == "solved"
+
+
+@needs_zucker
+def test_the_classic_set_solves_all_28_and_proves_the_29th_unsolvable():
+    result = run("solve", "--quiet", ZUCKER)
+    statuses = [line.split()[1] for line in result.stdout.splitlines()]
+    assert result.exit_code == 1
+    assert (statuses.count("solved"), statuses.count("unsolvable"), len(statuses)) == (28, 1, 29)

@@ -1,0 +1,108 @@
+"""Every engine solves, proves unsolvable and respects every rule, on the same puzzles."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import board, needs_zucker, project_puzzles, zucker_puzzles
+from cpflow import cpsat
+from cpflow.engines import ENGINES, solve, supported
+from cpflow.errors import EngineUnavailable
+from cpflow.formats import load, load_solution
+from cpflow.result import Status
+from cpflow.verify import violations
+
+engines = pytest.mark.parametrize("engine", [name for name in ENGINES if supported(name)])
+
+# Solvable only if R's path runs round through the bottom row and so touches itself.
+SELF_TOUCH_ONLY = """
+    RRB
+    ..B
+"""
+
+
+@engines
+@pytest.mark.parametrize("path", project_puzzles(), ids=lambda p: p.name)
+def test_project_puzzles_are_solved_to_their_stored_solution(engine, path):
+    (puzzle,) = load(path)
+    result = solve(puzzle, engine)
+    assert result.status is Status.SOLVED
+    assert violations(puzzle, result.solution) == []
+    assert result.solution == load_solution(puzzle, path.with_suffix(".solution.txt"))
+
+
+@engines
+@pytest.mark.parametrize("path", project_puzzles(solvable=False), ids=lambda p: p.name)
+def test_project_unsolvable_puzzles_are_proven_unsolvable(engine, path):
+    assert solve(load(path)[0], engine).status is Status.UNSOLVABLE
+
+
+@engines
+@needs_zucker
+@pytest.mark.parametrize("path", zucker_puzzles(), ids=lambda p: p.stem)
+def test_classic_set_is_solved_or_proven_unsolvable(engine, path):
+    (puzzle,) = load(path)
+    result = solve(puzzle, engine, workers=2)
+    expected = Status.UNSOLVABLE if path.stem == "unsolvable_cross" else Status.SOLVED
+    assert result.status is expected
+    if expected is Status.SOLVED:
+        assert violations(puzzle, result.solution) == []
+
+
+@engines
+def test_a_board_solvable_only_by_self_touching_is_unsolvable(engine):
+    assert solve(board(SELF_TOUCH_ONLY), engine).status is Status.UNSOLVABLE
+
+
+def test_without_the_self_touch_rule_the_same_board_has_a_touching_answer():
+    from ortools.sat.python import cp_model
+
+    puzzle = board(SELF_TOUCH_ONLY)
+    model = cp_model.CpModel()
+    v = cpsat.CircuitVars(model, puzzle, cpsat.domains(puzzle))
+    cpsat.add_colour_circuits(model, v)
+    cpsat.add_one_colour_per_cell(model, v)
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) == cp_model.OPTIMAL
+    assert any("touches itself" in line for line in violations(puzzle, v.extract(solver)))
+
+
+@engines
+def test_adjacent_endpoints_are_joined_directly(engine):
+    puzzle = board("""
+        RRB
+        GB.
+        ..G
+    """)
+    result = solve(puzzle, engine)
+    assert result.status is Status.SOLVED
+    assert result.solution.paths["R"] == ((0, 0), (0, 1))
+
+
+@engines
+def test_a_colour_walled_in_by_others_is_unsolvable_before_any_search(engine):
+    puzzle = board("""
+        RG.
+        GBB
+        ..R
+    """)
+    assert solve(puzzle, engine).status is Status.UNSOLVABLE
+
+
+def test_cpsat_reports_unknown_when_the_time_limit_is_zero():
+    (puzzle,) = load(project_puzzles()[-1])
+    result = cpsat.solve(puzzle, time_limit=0.0)
+    assert result.status is Status.UNKNOWN
+    assert result.solution is None
+
+
+def test_cpsat_takes_extra_solver_parameters():
+    (puzzle,) = load(project_puzzles()[0])
+    assert cpsat.solve(puzzle, workers=1, random_seed=7, log_search_progress=False).status is Status.SOLVED
+    with pytest.raises(AttributeError):
+        cpsat.solve(puzzle, no_such_parameter=1)
+
+
+def test_an_unknown_engine_is_refused():
+    with pytest.raises(EngineUnavailable, match="'nope' is not available"):
+        solve(load(project_puzzles()[0])[0], "nope")
