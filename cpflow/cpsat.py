@@ -30,6 +30,7 @@ class CircuitVars:
 
     def __init__(self, model: cp_model.CpModel, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Cell]]):
         self.puzzle, self.domains = puzzle, colour_domains
+        self.reason: str | None = None  # why the puzzle is unsolvable, when pruning alone shows it
         self.true = model.new_bool_var("true")
         model.add_bool_or([self.true])
         self.on: dict[tuple[Colour, Cell], cp_model.IntVar] = {}
@@ -50,6 +51,14 @@ class CircuitVars:
     def steps(self, colour: Colour, u: Cell, v: Cell) -> list[cp_model.IntVar]:
         """The arc literals between u and v in either direction that the model has."""
         return [self.arcs[key] for key in ((colour, u, v), (colour, v, u)) if key in self.arcs]
+
+    def same_as(self, solution: Solution) -> list[cp_model.IntVar]:
+        """Literals all true exactly when each non-endpoint cell has its colour in `solution`.
+
+        The colouring fixes the paths (a path cannot touch itself), so the clause
+        `add_bool_or([~lit for lit in same_as(s)])` excludes exactly the solution s.
+        """
+        return [self.on[k, cell] for k, path in solution.paths.items() for cell in path[1:-1]]
 
     def extract(self, solver: cp_model.CpSolver) -> Solution:
         """The paths, read by following the true arcs from each colour's start."""
@@ -90,10 +99,15 @@ def add_no_self_touch(model: cp_model.CpModel, v: CircuitVars) -> None:
                     model.add_bool_or([~v.covers(colour, a), ~v.covers(colour, b), *v.steps(colour, a, b)])
 
 
-def build(puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Cell]]) -> tuple[cp_model.CpModel, CircuitVars]:
-    """The reference model of a puzzle, on domains that `prune.impossibility` accepted."""
+def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, CircuitVars]:
+    """The reference model of a puzzle; infeasible at once if pruning shows no solution exists."""
     model = cp_model.CpModel()
+    colour_domains = domains(puzzle)
     v = CircuitVars(model, puzzle, colour_domains)
+    v.reason = impossibility(puzzle, colour_domains)
+    if v.reason:
+        model.add_bool_or([])  # the empty clause: proven unsolvable without search
+        return model, v
     add_colour_circuits(model, v)
     add_one_colour_per_cell(model, v)
     add_no_self_touch(model, v)
@@ -103,11 +117,25 @@ def build(puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Cell]]) -> tupl
 def solve(puzzle: Puzzle, *, time_limit: float | None = None, workers: int | None = None, **params) -> SolveResult:
     """Solve with CP-SAT; `params` are extra CpSolver parameters (e.g. random_seed=1)."""
     began = time.perf_counter()
-    colour_domains = domains(puzzle)
-    reason = impossibility(puzzle, colour_domains)
-    if reason:
-        return SolveResult(Status.UNSOLVABLE, None, time.perf_counter() - began, 0.0, "cpsat", {"reason": reason})
-    model, v = build(puzzle, colour_domains)
+    model, v = build(puzzle)
+    return solve_model(puzzle, model, v, began, time_limit=time_limit, workers=workers, **params)
+
+
+def solve_model(
+    puzzle: Puzzle,
+    model: cp_model.CpModel,
+    v: CircuitVars,
+    began: float,
+    *,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    **params,
+) -> SolveResult:
+    """Solve a built model (perhaps with constraints added since) into a verified result.
+
+    `began` is the perf_counter reading when building started, so that `seconds`
+    covers building and solving.
+    """
     built = time.perf_counter()
     solver = _solver(time_limit, workers, params)
     status = STATUS.get(solver.solve(model))
@@ -115,8 +143,10 @@ def solve(puzzle: Puzzle, *, time_limit: float | None = None, workers: int | Non
         raise CpflowError(f"CP-SAT returned {solver.status_name()} on {puzzle.name}")
     solution = v.extract(solver) if status is Status.SOLVED else None
     stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches, "solver_seconds": solver.wall_time}
-    finished = time.perf_counter()
-    return checked(puzzle, SolveResult(status, solution, finished - began, built - began, "cpsat", stats))
+    if v.reason:
+        stats["reason"] = v.reason
+    result = SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
+    return checked(puzzle, result)
 
 
 def _solver(time_limit: float | None, workers: int | None, params: dict) -> cp_model.CpSolver:
