@@ -44,11 +44,19 @@ class OutputFormat(enum.StrEnum):
     json = "json"
 
 
+class Model(enum.StrEnum):
+    label = "label"
+    chain = "chain"
+    circuit = "circuit"
+
+
 Files = Annotated[list[str], typer.Argument(help="Puzzle files, globs or directories (their *.txt files).")]
 InputOption = Annotated[InputFormat, typer.Option("--input-format", "-i", help="Puzzle file format.")]
 OutputOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="auto: terminal on a TTY, else text.")]
+ModelOption = Annotated[Model, typer.Option(help="CP-SAT formulation (see models/).")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Puzzles solved at once, on separate processes.", min=1)]
 TimeLimit = Annotated[float | None, typer.Option(help="Seconds per puzzle before giving up.", min=0)]
-Workers = Annotated[int | None, typer.Option(help="CP-SAT worker threads (default: CP-SAT's own).", min=1)]
+Workers = Annotated[int | None, typer.Option(help="CP-SAT worker threads per puzzle (default 1).", min=1)]
 
 
 @app.command()
@@ -59,9 +67,11 @@ def solve(
     time_limit: TimeLimit = None,
     workers: Workers = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, status, seconds.")] = False,
+    model: ModelOption = Model.label,
+    jobs: Jobs = 1,
 ) -> None:
     """Solve puzzles and show each solution. Exit 0 if all solved, 1 if not, 2 on bad input."""
-    from cpflow.engines import solve as run
+    from cpflow.batch import solve_all
     from cpflow.formats import rows
     from cpflow.render import as_json, terminal
 
@@ -69,8 +79,10 @@ def solve(
     console = Console(highlight=False)
     shown = format.value if format is not OutputFormat.auto else ("terminal" if console.is_terminal else "text")
     failed = False
+    options = {"time_limit": time_limit, "workers": workers, "model": model.value}
+    results = solve_all([entry.puzzle for entry in entries], jobs, **options)
     for entry in entries:
-        result = _checked(run, entry.puzzle, time_limit=time_limit, workers=workers)
+        result = _checked(next, results)
         failed |= result.status is not Status.SOLVED
         name = entry.puzzle.name
         if quiet:

@@ -19,8 +19,11 @@ class InvalidSolution(CpflowError):
     """An engine returned a solution that breaks the rules: always a bug in that engine."""
 
     def __init__(self, engine: str, violations: list[str]):
-        super().__init__(f"{engine} returned an invalid solution: " + "; ".join(violations))
+        super().__init__(engine, violations)  # the arguments, so that it pickles across processes
         self.engine, self.violations = engine, violations
+
+    def __str__(self) -> str:
+        return f"{self.engine} returned an invalid solution: " + "; ".join(self.violations)
 
 
 class EngineUnavailable(CpflowError):

@@ -138,3 +138,21 @@ def test_the_classic_set_solves_all_28_and_proves_the_29th_unsolvable():
     statuses = [line.split()[1] for line in result.stdout.splitlines()]
     assert result.exit_code == 1
     assert (statuses.count("solved"), statuses.count("unsolvable"), len(statuses)) == (28, 1, 29)
+
+
+@pytest.mark.parametrize("options", [["--jobs", "2"], ["--model", "circuit"], ["--workers", "2"]])
+def test_jobs_models_and_workers_give_the_same_statuses_in_input_order(options):
+    paths = [SOLVABLE[-1], UNSOLVABLE[0], *SOLVABLE[:2]]
+    result = run("solve", "--quiet", *options, *paths)
+    assert result.exit_code == 1
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert [(name, status) for name, status, _ in lines] == [
+        (str(paths[0]), "solved"),
+        (str(paths[1]), "unsolvable"),
+        (str(paths[2]), "solved"),
+        (str(paths[3]), "solved"),
+    ]
+
+
+def test_an_unknown_model_is_a_usage_error():
+    assert run("solve", "--model", "nope", SOLVABLE[0]).exit_code == 2

@@ -5,14 +5,23 @@ from __future__ import annotations
 import pytest
 
 from conftest import board, needs_zucker, project_puzzles, zucker_puzzles
-from cpflow import cpsat
-from cpflow.engines import ENGINES, solve, supported
-from cpflow.errors import EngineUnavailable
+from cpflow import circuit, cpsat
+from cpflow.engines import ENGINES, supported
+from cpflow.engines import solve as solve_with
+from cpflow.errors import CpflowError, EngineUnavailable
 from cpflow.formats import load, load_solution
 from cpflow.result import Status
 from cpflow.verify import violations
 
-engines = pytest.mark.parametrize("engine", [name for name in ENGINES if supported(name)])
+# Every engine, and every CP-SAT formulation as "cpsat:NAME", faces the same tests.
+VARIANTS = [f"cpsat:{name}" for name in cpsat.FORMULATIONS] + [n for n in ENGINES if n != "cpsat" and supported(n)]
+engines = pytest.mark.parametrize("engine", VARIANTS)
+
+
+def solve(puzzle, engine, **options):
+    name, _, model = engine.partition(":")
+    return solve_with(puzzle, name, **options, **({"model": model} if model else {}))
+
 
 # Solvable only if R's path runs round through the bottom row and so touches itself.
 SELF_TOUCH_ONLY = """
@@ -42,7 +51,7 @@ def test_project_unsolvable_puzzles_are_proven_unsolvable(engine, path):
 @pytest.mark.parametrize("path", zucker_puzzles(), ids=lambda p: p.stem)
 def test_classic_set_is_solved_or_proven_unsolvable(engine, path):
     (puzzle,) = load(path)
-    result = solve(puzzle, engine, workers=2)
+    result = solve(puzzle, engine)
     expected = Status.UNSOLVABLE if path.stem == "unsolvable_cross" else Status.SOLVED
     assert result.status is expected
     if expected is Status.SOLVED:
@@ -59,9 +68,9 @@ def test_without_the_self_touch_rule_the_same_board_has_a_touching_answer():
 
     puzzle = board(SELF_TOUCH_ONLY)
     model = cp_model.CpModel()
-    v = cpsat.CircuitVars(model, puzzle, cpsat.domains(puzzle))
-    cpsat.add_colour_circuits(model, v)
-    cpsat.add_one_colour_per_cell(model, v)
+    v = circuit.CircuitVars(model, puzzle, circuit.domains(puzzle))
+    circuit.add_colour_circuits(model, v)
+    circuit.add_one_colour_per_cell(model, v)
     solver = cp_model.CpSolver()
     assert solver.solve(model) == cp_model.OPTIMAL
     assert any("touches itself" in line for line in violations(puzzle, v.extract(solver)))
@@ -103,6 +112,8 @@ def test_cpsat_takes_extra_solver_parameters():
         cpsat.solve(puzzle, no_such_parameter=1)
 
 
-def test_an_unknown_engine_is_refused():
+def test_an_unknown_engine_or_model_is_refused():
     with pytest.raises(EngineUnavailable, match="'nope' is not available"):
         solve(load(project_puzzles()[0])[0], "nope")
+    with pytest.raises(CpflowError, match="unknown model 'nope'"):
+        solve(load(project_puzzles()[0])[0], "cpsat:nope")

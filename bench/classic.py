@@ -1,0 +1,40 @@
+"""Times the 29 classic boards (../shared/puzzles/zucker): per puzzle in-process, and whole CLI runs.
+
+python bench/classic.py [--model chain|circuit] [--workers N] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from common import print_rows, puzzles, time_command, time_puzzles
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="label")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=3, help="whole-process runs of the CLI")
+    args = parser.parse_args()
+    paths = puzzles("zucker")
+    began = time.perf_counter()
+    import cpflow.cpsat  # noqa: F401  (import cost reported apart)
+
+    print(f"import cpflow.cpsat (ortools): {time.perf_counter() - began:.3f} s\n")
+    rows = time_puzzles(paths, model=args.model, workers=args.workers)
+    print_rows(rows, ["puzzle", "size", "colours", "build", "solve", "total", "status"])
+    command = [sys.executable, "-m", "cpflow", "solve", "--quiet", *map(str, paths)]
+    if args.workers:
+        command += ["--workers", str(args.workers)]
+    seconds, peak = time_command(command, args.repeat)
+    print(
+        f"\nwhole process, `cpflow solve ZUCKER/*.txt --quiet` ({args.repeat} runs): "
+        f"median {statistics.median(seconds):.3f} s, min {min(seconds):.3f} s, peak RSS {peak / 1024:.0f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The label formulation: one circuit through every cell, an integer colour label per cell.
+
+The tour is the chain formulation's (see models/label.md): arcs `arc[u, w]` between
+neighbours, fixed closing arcs from each colour's end to the next colour's start.
+Instead of one boolean per (cell, colour), each cell has one integer `label[u]`, the
+index of its colour among the colours that can reach it; an arc copies the label, and
+two neighbours joined by no arc must differ. The model grows with the number of cells
+and edges only, not with cells x colours.
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from cpflow.grid import Cell, Colour, Puzzle, Solution
+from cpflow.prune import domains, impossibility
+
+
+class LabelVars:
+    """The tour's arcs and the cells' colour labels."""
+
+    def __init__(self, model: cp_model.CpModel, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Cell]]):
+        self.puzzle = puzzle
+        self.reason: str | None = impossibility(puzzle, colour_domains)
+        self.label: dict[Cell, cp_model.IntVar] = {}
+        self.arc: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
+        if self.reason:
+            return  # some cell may have no colour left: build nothing
+        number = {colour: i for i, colour in enumerate(puzzle.colours)}
+        owner = puzzle.endpoint_colour()
+        self.colours = {
+            cell: {number[k] for k, cells in colour_domains.items() if cell in cells} for cell in puzzle.cells
+        }
+        for cell, colour in owner.items():
+            self.colours[cell] = {number[colour]}
+        self.label = {
+            cell: model.new_int_var_from_domain(
+                cp_model.Domain.from_values(sorted(values)), f"label_{cell[0]}_{cell[1]}"
+            )
+            for cell, values in self.colours.items()
+        }
+        starts = {pair[0] for pair in puzzle.endpoints.values()}
+        ends = {pair[1] for pair in puzzle.endpoints.values()}
+        for u, values in self.colours.items():
+            for w in puzzle.neighbours[u]:
+                if u not in ends and w not in starts and not values.isdisjoint(self.colours[w]):
+                    self.arc[u, w] = model.new_bool_var(f"arc_{u[0]}_{u[1]}_{w[0]}_{w[1]}")
+
+    def steps(self, u: Cell, w: Cell) -> list[cp_model.IntVar]:
+        """The arcs between u and w, in either direction, that the model has."""
+        return [self.arc[key] for key in ((u, w), (w, u)) if key in self.arc]
+
+    def same_as(self, solution: Solution) -> list[cp_model.IntVar]:
+        """Literals all true exactly when the tour uses every step of `solution`'s paths."""
+        return [self.arc[step] for path in solution.paths.values() for step in zip(path, path[1:], strict=False)]
+
+    def extract(self, solver: cp_model.CpSolver) -> Solution:
+        """The paths, read by following the true arcs from each colour's start."""
+        succ = {u: w for (u, w), lit in self.arc.items() if solver.boolean_value(lit)}
+        paths = {}
+        for colour, (start, end) in self.puzzle.endpoints.items():
+            path = [start]
+            while path[-1] != end and len(path) <= len(succ) + 1:
+                path.append(succ[path[-1]])
+            paths[colour] = tuple(path)
+        return Solution(paths)
+
+
+def add_tour(model: cp_model.CpModel, v: LabelVars) -> None:
+    """Every cell lies on one path; paths close into one tour, so no path can loop."""
+    index = {cell: i for i, cell in enumerate(v.puzzle.cells)}
+    arcs = [(index[a], index[b], lit) for (a, b), lit in v.arc.items()]
+    pairs = list(v.puzzle.endpoints.values())
+    true = model.new_constant(1)
+    arcs += [(index[end], index[pairs[(i + 1) % len(pairs)][0]], true) for i, (_, end) in enumerate(pairs)]
+    model.add_circuit(arcs)
+
+
+def add_colour_flow(model: cp_model.CpModel, v: LabelVars) -> None:
+    """A path keeps its colour: an arc u -> w carries u's label to w."""
+    for (u, w), arc in v.arc.items():
+        model.add(v.label[u] == v.label[w]).only_enforce_if(arc)
+
+
+def add_no_self_touch(model: cp_model.CpModel, v: LabelVars) -> None:
+    """Neighbours joined by no step of a path have different colours."""
+    for u, values in v.colours.items():
+        for w in v.puzzle.neighbours[u]:
+            if u < w and not values.isdisjoint(v.colours[w]):
+                steps = v.steps(u, w)
+                if not steps:
+                    model.add(v.label[u] != v.label[w])
+                    continue
+                joined = model.new_bool_var(f"joined_{u[0]}_{u[1]}_{w[0]}_{w[1]}")
+                model.add(sum(steps) == joined)
+                model.add(v.label[u] != v.label[w]).only_enforce_if(~joined)
+
+
+def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
+    """The label model of a puzzle; infeasible at once if pruning shows no solution exists."""
+    model = cp_model.CpModel()
+    v = LabelVars(model, puzzle, domains(puzzle))
+    if v.reason:
+        model.add_bool_or([])  # the empty clause: proven unsolvable without search
+        return model, v
+    add_tour(model, v)
+    add_colour_flow(model, v)
+    add_no_self_touch(model, v)
+    return model, v
