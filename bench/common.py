@@ -20,8 +20,8 @@ def puzzles(folder: str) -> list[Path]:
     return [p for p in sorted(directory.glob("*.txt")) if not p.name.endswith(".sol.txt")]
 
 
-def time_puzzles(paths: list[Path], **options) -> list[dict]:
-    """One row per puzzle: size, colours, build/solve/total seconds, status, model size."""
+def time_puzzles(paths: list[Path], progress: bool = False, **options) -> list[dict]:
+    """One row per puzzle: size, colours, build/solve/total seconds, status (printed as it goes if asked)."""
     from cpflow import cpsat
     from cpflow.formats import load
 
@@ -42,6 +42,8 @@ def time_puzzles(paths: list[Path], **options) -> list[dict]:
                 "conflicts": result.stats.get("conflicts", 0),
             }
         )
+        if progress:
+            print(f"  {path.stem}: {result.status.value} in {result.seconds:.3f} s", file=sys.stderr, flush=True)
     return rows
 
 

@@ -18,7 +18,7 @@ def main() -> None:
     parser.add_argument("only", nargs="?", default="", help="only boards whose name contains this")
     args = parser.parse_args()
     paths = [p for p in puzzles("large") if args.only in p.name]
-    rows = time_puzzles(paths, model=args.model, workers=args.workers, time_limit=args.time_limit)
+    rows = time_puzzles(paths, progress=True, model=args.model, workers=args.workers, time_limit=args.time_limit)
     for row in rows:
         row["cells/colour"] = f"{row['cells'] / row['colours']:.0f}"
     print_rows(rows, ["puzzle", "size", "colours", "cells/colour", "build", "solve", "total", "status"])

@@ -46,6 +46,16 @@ class LabelVars:
                 if u not in ends and w not in starts and not values.isdisjoint(self.colours[w]):
                     self.arc[u, w] = model.new_bool_var(f"arc_{u[0]}_{u[1]}_{w[0]}_{w[1]}")
 
+    def make_joined(self, model: cp_model.CpModel) -> None:
+        """`joined[u, w]` (u < w): a path steps between u and w, in either direction."""
+        self.joined: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
+        for u, w in self.arc:
+            if u < w or (w, u) not in self.arc:
+                key = (u, w) if u < w else (w, u)
+                joined = model.new_bool_var(f"joined_{key[0][0]}_{key[0][1]}_{key[1][0]}_{key[1][1]}")
+                model.add(sum(self.steps(*key)) == joined)
+                self.joined[key] = joined
+
     def steps(self, u: Cell, w: Cell) -> list[cp_model.IntVar]:
         """The arcs between u and w, in either direction, that the model has."""
         return [self.arc[key] for key in ((u, w), (w, u)) if key in self.arc]
@@ -84,16 +94,36 @@ def add_colour_flow(model: cp_model.CpModel, v: LabelVars) -> None:
 
 def add_no_self_touch(model: cp_model.CpModel, v: LabelVars) -> None:
     """Neighbours joined by no step of a path have different colours."""
+    for (u, w), joined in v.joined.items():
+        model.add(v.label[u] != v.label[w]).only_enforce_if(~joined)
     for u, values in v.colours.items():
         for w in v.puzzle.neighbours[u]:
-            if u < w and not values.isdisjoint(v.colours[w]):
-                steps = v.steps(u, w)
-                if not steps:
-                    model.add(v.label[u] != v.label[w])
-                    continue
-                joined = model.new_bool_var(f"joined_{u[0]}_{u[1]}_{w[0]}_{w[1]}")
-                model.add(sum(steps) == joined)
-                model.add(v.label[u] != v.label[w]).only_enforce_if(~joined)
+            if u < w and (u, w) not in v.joined and not values.isdisjoint(v.colours[w]):
+                model.add(v.label[u] != v.label[w])
+
+
+def add_degrees(model: cp_model.CpModel, v: LabelVars) -> None:
+    """Redundant: an endpoint is joined to one neighbour, any other cell to two."""
+    owner = v.puzzle.endpoint_colour()
+    touching: dict[Cell, list] = {}
+    for (u, w), joined in v.joined.items():
+        touching.setdefault(u, []).append(joined)
+        touching.setdefault(w, []).append(joined)
+    for cell in v.puzzle.cells:
+        model.add(sum(touching.get(cell, [])) == (1 if cell in owner else 2))
+
+
+def add_no_u_turns(model: cp_model.CpModel, v: LabelVars) -> None:
+    """Redundant: at most two sides of a 2x2 square are steps, since three would make a path touch itself."""
+    for r, c in v.puzzle.cells:
+        square = [
+            ((r, c), (r, c + 1)),
+            ((r, c), (r + 1, c)),
+            ((r, c + 1), (r + 1, c + 1)),
+            ((r + 1, c), (r + 1, c + 1)),
+        ]
+        if all(b in v.puzzle.neighbours.get(a, ()) for a, b in square):
+            model.add(sum(v.joined[side] for side in square if side in v.joined) <= 2)
 
 
 def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
@@ -103,7 +133,10 @@ def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
     if v.reason:
         model.add_bool_or([])  # the empty clause: proven unsolvable without search
         return model, v
+    v.make_joined(model)
     add_tour(model, v)
     add_colour_flow(model, v)
     add_no_self_touch(model, v)
+    add_degrees(model, v)
+    add_no_u_turns(model, v)
     return model, v
