@@ -113,17 +113,31 @@ def add_degrees(model: cp_model.CpModel, v: LabelVars) -> None:
         model.add(sum(touching.get(cell, [])) == (1 if cell in owner else 2))
 
 
-def add_no_u_turns(model: cp_model.CpModel, v: LabelVars) -> None:
-    """Redundant: at most two sides of a 2x2 square are steps, since three would make a path touch itself."""
-    for r, c in v.puzzle.cells:
-        square = [
-            ((r, c), (r, c + 1)),
-            ((r, c), (r + 1, c)),
-            ((r, c + 1), (r + 1, c + 1)),
-            ((r + 1, c), (r + 1, c + 1)),
-        ]
-        if all(b in v.puzzle.neighbours.get(a, ()) for a, b in square):
-            model.add(sum(v.joined[side] for side in square if side in v.joined) <= 2)
+def add_ring_limits(model: cp_model.CpModel, v: LabelVars) -> None:
+    """Redundant: a path takes at most all but two sides of a ring round a 2x2, 2x3 or 3x2 block.
+
+    Taking all but one side would leave the ring's two ends neighbours of one colour
+    that are not consecutive: a path touching itself.
+    """
+    for ring in rings(v.puzzle):
+        sides = [(a, b) if a < b else (b, a) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
+        model.add(sum(v.joined[side] for side in sides if side in v.joined) <= len(ring) - 2)
+
+
+def rings(puzzle: Puzzle) -> list[list[Cell]]:
+    """The cells round each 2x2, 2x3 and 3x2 block of the board, in ring order."""
+    shapes = [
+        [(0, 0), (0, 1), (1, 1), (1, 0)],
+        [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)],
+        [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
+    ]
+    found = []
+    for r, c in puzzle.cells:
+        for shape in shapes:
+            ring = [(r + dr, c + dc) for dr, dc in shape]
+            if all(puzzle.are_neighbours(a, b) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
+                found.append(ring)
+    return found
 
 
 def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
@@ -138,5 +152,5 @@ def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
     add_colour_flow(model, v)
     add_no_self_touch(model, v)
     add_degrees(model, v)
-    add_no_u_turns(model, v)
+    add_ring_limits(model, v)
     return model, v
