@@ -1,6 +1,6 @@
 """Times the 29 classic boards (../shared/puzzles/zucker): per puzzle in-process, and whole CLI runs.
 
-python bench/classic.py [--model chain|circuit] [--workers N] [--repeat 3]
+python bench/classic.py [--model label|circuit] [--workers N] [--repeat 3]
 """
 
 from __future__ import annotations

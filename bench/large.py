@@ -1,6 +1,6 @@
 """Times the large boards (../shared/puzzles/large, 23x21 to 50x50) in-process, one by one.
 
-python bench/large.py [--model chain|circuit] [--time-limit 60] [--workers N] [NAME_FILTER]
+python bench/large.py [--model label|circuit] [--time-limit 60] [--workers N] [NAME_FILTER]
 """
 
 from __future__ import annotations

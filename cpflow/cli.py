@@ -46,7 +46,6 @@ class OutputFormat(enum.StrEnum):
 
 class Model(enum.StrEnum):
     label = "label"
-    chain = "chain"
     circuit = "circuit"
 
 

@@ -1,11 +1,10 @@
 """The label formulation: one circuit through every cell, an integer colour label per cell.
 
-The tour is the chain formulation's (see models/label.md): arcs `arc[u, w]` between
-neighbours, fixed closing arcs from each colour's end to the next colour's start.
-Instead of one boolean per (cell, colour), each cell has one integer `label[u]`, the
-index of its colour among the colours that can reach it; an arc copies the label, and
-two neighbours joined by no arc must differ. The model grows with the number of cells
-and edges only, not with cells x colours.
+See models/label.md. Arcs `arc[u, w]` between neighbours and fixed closing arcs from
+each colour's end to the next colour's start form one tour through every cell, so no
+path can close a loop of its own. Each cell has one integer `label[u]`, the index of
+its colour; an arc copies the label, and two neighbours joined by no arc must differ.
+The model grows with the number of cells and edges only, not with cells x colours.
 """
 
 from __future__ import annotations
