@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import resource
 import statistics
 import subprocess
@@ -55,6 +56,14 @@ def time_command(args: list[str], repeat: int) -> tuple[list[float], int]:
         subprocess.run(args, stdout=subprocess.DEVNULL, check=False)
         seconds.append(time.perf_counter() - began)
     return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def peak_memory(args: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (MiB) of one run of a command."""
+    began = time.perf_counter()
+    child = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    _, _, usage = os.wait4(child.pid, 0)
+    return time.perf_counter() - began, usage.ru_maxrss // 1024
 
 
 def print_rows(rows: list[dict], columns: list[str]) -> None:

@@ -6,8 +6,9 @@ python bench/large.py [--model label|circuit] [--time-limit 60] [--workers N] [N
 from __future__ import annotations
 
 import argparse
+import sys
 
-from common import print_rows, puzzles, time_puzzles
+from common import peak_memory, print_rows, puzzles, time_puzzles
 
 
 def main() -> None:
@@ -22,6 +23,11 @@ def main() -> None:
     for row in rows:
         row["cells/colour"] = f"{row['cells'] / row['colours']:.0f}"
     print_rows(rows, ["puzzle", "size", "colours", "cells/colour", "build", "solve", "total", "status"])
+    print("\nwhole process and peak memory, `cpflow solve --quiet FILE`, boards of 2,500 cells or more:")
+    for path, row in zip(paths, rows, strict=True):
+        if row["cells"] >= 2500:
+            seconds, mib = peak_memory([sys.executable, "-m", "cpflow", "solve", "--quiet", str(path)])
+            print(f"  {row['puzzle']}: {seconds:.2f} s, peak {mib} MiB")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,11 @@ Modules
 - verify: checks a solution against the rules; imports no solver
 - prune: the cells each colour could use, before any model
 - result: Status and SolveResult, shared by every engine
-- cpsat: the CP-SAT engine
+- cpsat: the CP-SAT engine: builds a formulation, solves, verifies
+- label: the default formulation (one tour, an integer colour per cell)
+- circuit: the reference formulation (one circuit per colour)
 - engines: the engine registry
+- batch: many puzzles, in order, on one or several processes
 - inputs: files, globs and directories to puzzles
 - render: terminal, text and JSON output
 - cli: the `cpflow` command
