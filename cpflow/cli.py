@@ -1,7 +1,7 @@
 """The `cpflow` command: each subcommand parses its options, calls the library, prints, exits.
 
-Exit codes: 0 every puzzle solved; 1 some puzzle unsolvable or out of time;
-2 bad input or usage; 4 an engine returned an invalid solution (a bug).
+Exit codes (README lists them per command): 2 is always bad input or usage, 4 an
+engine that returned an invalid solution (a bug); 0, 1 and 3 are each command's own.
 """
 
 from __future__ import annotations
@@ -47,6 +47,11 @@ class OutputFormat(enum.StrEnum):
 class Model(enum.StrEnum):
     label = "label"
     circuit = "circuit"
+
+
+class CountFormat(enum.StrEnum):
+    text = "text"
+    json = "json"
 
 
 Files = Annotated[list[str], typer.Argument(help="Puzzle files, globs or directories (their *.txt files).")]
@@ -95,6 +100,81 @@ def solve(
             elif result.solution:
                 print("\n".join(rows(entry.puzzle, result.solution)))
     raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def unique(
+    files: Files,
+    input_format: InputOption = InputFormat.auto,
+    format: OutputOption = OutputFormat.auto,
+    time_limit: TimeLimit = None,
+    workers: Workers = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, verdict, seconds.")] = False,
+    model: ModelOption = Model.label,
+) -> None:
+    """Prove each puzzle has exactly one solution, or show two that differ.
+
+    Exit 0 if all are unique, 1 if some is not unique or unsolvable, 3 if some ran out
+    of time (and none is known bad), 2 on bad input.
+    """
+    from cpflow.formats import rows
+    from cpflow.render import differences_grid, terminal, uniqueness_json
+    from cpflow.unique import Verdict, uniqueness
+
+    entries = _load(files, input_format)
+    console = Console(highlight=False)
+    shown = format.value if format is not OutputFormat.auto else ("terminal" if console.is_terminal else "text")
+    verdicts = set()
+    for entry in entries:
+        found = _checked(uniqueness, entry.puzzle, time_limit=time_limit, workers=workers, model=model.value)
+        verdicts.add(found.verdict)
+        if quiet:
+            print(f"{entry.puzzle.name} {found.verdict.value.replace(' ', '-')} {found.seconds:.3f}")
+        elif shown == "json":
+            print(json.dumps(uniqueness_json(entry.source, entry.index, entry.puzzle, found)))
+        else:
+            print(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
+            differ = found.differences()
+            for number, solution in enumerate(found.solutions, 1):
+                if len(found.solutions) > 1:
+                    print(f"solution {number}:")
+                if shown == "terminal":
+                    console.print(terminal(entry.puzzle, solution, differ), end="")
+                else:
+                    print("\n".join(rows(entry.puzzle, solution)))
+            if differ and shown == "text":
+                print("differences:\n" + "\n".join(differences_grid(entry.puzzle, differ)))
+    bad = {Verdict.NOT_UNIQUE, Verdict.UNSOLVABLE}
+    raise typer.Exit(1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0)
+
+
+@app.command()
+def count(
+    files: Files,
+    limit: Annotated[int, typer.Option(help="Stop counting at this many solutions.", min=1)] = 1000,
+    input_format: InputOption = InputFormat.auto,
+    format: Annotated[CountFormat, typer.Option("--format", "-f")] = CountFormat.text,
+    time_limit: TimeLimit = None,
+    model: ModelOption = Model.label,
+) -> None:
+    """Count each puzzle's distinct solutions up to --limit.
+
+    Exit 0 when every count is exact, 3 when the limit or time limit cut one short, 2 on bad input.
+    """
+    from cpflow.unique import count as count_solutions
+
+    entries = _load(files, input_format)
+    exact = True
+    for entry in entries:
+        found = _checked(count_solutions, entry.puzzle, limit, time_limit=time_limit, model=model.value)
+        exact &= found.exact
+        if format is CountFormat.json:
+            record = {"file": entry.source, "index": entry.index, "count": found.number, "exact": found.exact}
+            print(json.dumps({**record, "seconds": round(found.seconds, 6)}))
+        else:
+            how = "exactly" if found.exact else "at least"
+            print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
+    raise typer.Exit(0 if exact else 3)
 
 
 def _load(files: list[str], input_format: InputFormat):

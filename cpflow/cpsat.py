@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
-from cpflow.errors import CpflowError
-from cpflow.grid import Puzzle
+from cpflow.errors import CpflowError, InvalidSolution
+from cpflow.grid import Puzzle, Solution
 from cpflow.result import SolveResult, Status, checked
+from cpflow.verify import violations
 
 FORMULATIONS = {"label": "cpflow.label", "circuit": "cpflow.circuit"}
 DEFAULT = "label"
@@ -60,12 +62,57 @@ def solve(
     model: str = DEFAULT,
     time_limit: float | None = None,
     workers: int | None = None,
+    exclude: Sequence[Solution] = (),
     **params,
 ) -> SolveResult:
-    """Solve with CP-SAT; `params` are extra CpSolver parameters (e.g. random_seed=1)."""
+    """Solve with CP-SAT, finding none of the `exclude`d solutions; `params` are extra
+    CpSolver parameters (e.g. random_seed=1)."""
     began = time.perf_counter()
     cp, v = build(puzzle, model)
+    for solution in exclude:
+        cp.add_bool_or([~lit for lit in v.same_as(solution)])
     return solve_model(puzzle, cp, v, began, time_limit=time_limit, workers=workers, **params)
+
+
+def count(
+    puzzle: Puzzle, limit: int, *, model: str = DEFAULT, time_limit: float | None = None, **params
+) -> tuple[list[Solution], Status]:
+    """Up to `limit` distinct solutions, each verified, and whether the search finished.
+
+    The status is SOLVED when every solution was found (the list is complete),
+    UNKNOWN when the limit or the time limit stopped the search first.
+    """
+    cp, v = build(puzzle, model)
+    solver = _solver(time_limit, 1, {**v.params, **params, "enumerate_all_solutions": True})
+    collector = _Collector(puzzle, v, limit)
+    native = solver.solve(cp, collector)
+    finished = native in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
+    return collector.solutions, Status.SOLVED if finished else Status.UNKNOWN
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Keeps each new solution (verified), and stops the search at the limit."""
+
+    def __init__(self, puzzle: Puzzle, v, limit: int):
+        super().__init__()
+        self.puzzle, self.v, self.limit = puzzle, v, limit
+        self.solutions: list[Solution] = []
+        self.seen: set = set()
+        self.stopped = False
+
+    def on_solution_callback(self) -> None:
+        solution = self.v.extract(self)
+        key = frozenset(solution.colour_of().items())
+        if key in self.seen:
+            return  # auxiliary variables may give one board several assignments
+        found = violations(self.puzzle, solution)
+        if found:
+            raise InvalidSolution("cpsat", found)
+        self.seen.add(key)
+        self.solutions.append(solution)
+        if len(self.solutions) >= self.limit:
+            self.stopped = True
+            self.stop_search()
 
 
 def solve_model(

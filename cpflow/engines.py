@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from types import ModuleType
 
 from cpflow.errors import EngineUnavailable
 from cpflow.grid import Puzzle
@@ -18,10 +19,14 @@ def supported(name: str) -> bool:
     return name in ENGINES and importlib.util.find_spec(ENGINES[name][1]) is not None
 
 
-def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:
-    """Solve with the named engine; options go to its `solve` (time_limit, workers, ...)."""
+def module(engine: str = DEFAULT) -> ModuleType:
+    """The engine's module, imported (so that later timings leave the import out)."""
     if not supported(engine):
-        raise EngineUnavailable(
-            f"engine {engine!r} is not available; installed: {', '.join(filter(supported, ENGINES))}"
-        )
-    return importlib.import_module(ENGINES[engine][0]).solve(puzzle, **options)
+        installed = ", ".join(filter(supported, ENGINES))
+        raise EngineUnavailable(f"engine {engine!r} is not available; installed: {installed}")
+    return importlib.import_module(ENGINES[engine][0])
+
+
+def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:
+    """Solve with the named engine; options go to its `solve` (time_limit, workers, exclude, ...)."""
+    return module(engine).solve(puzzle, **options)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from itertools import pairwise
 
 from rich.text import Text
@@ -9,6 +10,7 @@ from rich.text import Text
 from cpflow.formats import rows
 from cpflow.grid import Cell, Colour, Puzzle, Solution
 from cpflow.result import SolveResult
+from cpflow.unique import Uniqueness
 
 # The classic letters carry the game's usual colours; other names take the spare ones in turn.
 PALETTE = {
@@ -60,8 +62,8 @@ def styles(puzzle: Puzzle) -> dict[Colour, str]:
     return {c: f"bold {PALETTE[c]}" if c in PALETTE else f"bold {next(spare)}" for c in puzzle.colours}
 
 
-def terminal(puzzle: Puzzle, solution: Solution | None = None) -> Text:
-    """The board drawn with box-drawing pipes in colour; endpoints are dots."""
+def terminal(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = ()) -> Text:
+    """The board drawn with box-drawing pipes in colour; endpoints are dots; `highlight`ed cells in reverse."""
     style = styles(puzzle)
     links = _links(solution)
     colour_of = solution.colour_of() if solution else {}
@@ -73,7 +75,8 @@ def terminal(puzzle: Puzzle, solution: Solution | None = None) -> Text:
             cell, colour = (r, c), colour_of.get((r, c))
             glyph = "●" if cell in endpoint else PIPES.get(frozenset(links.get(cell, ())), "·")
             right = "─" if (0, 1) in links.get(cell, ()) else " "
-            text.append(glyph + right, style=style.get(colour, "dim"))
+            look = style.get(colour, "dim") + (" reverse" if cell in highlight else "")
+            text.append(glyph + right, style=look)
         text.append("\n")
     return text
 
@@ -88,9 +91,34 @@ def _links(solution: Solution | None) -> dict[Cell, set[tuple[int, int]]]:
     return links
 
 
+def differences_grid(puzzle: Puzzle, cells: Collection[Cell]) -> list[str]:
+    """Rows with `*` where two solutions differ and `.` elsewhere."""
+    return ["".join("*" if (r, c) in cells else "." for c in range(puzzle.width)) for r in range(puzzle.height)]
+
+
+def uniqueness_json(source: str, index: int, puzzle: Puzzle, found: Uniqueness) -> dict:
+    """The JSON record of a uniqueness check: verdict, time, every solution found, where they differ."""
+    return {
+        "file": source,
+        "index": index,
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "verdict": found.verdict.value,
+        "seconds": round(found.seconds, 6),
+        "solutions": [_solution_json(puzzle, solution) for solution in found.solutions],
+        "differences": [list(cell) for cell in found.differences()],
+    }
+
+
+def _solution_json(puzzle: Puzzle, solution: Solution) -> dict:
+    return {
+        "paths": {colour: [list(cell) for cell in path] for colour, path in solution.paths.items()},
+        "grid": rows(puzzle, solution),
+    }
+
+
 def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
     """The JSON record of one solve: where from, size, status, time, paths and grid."""
-    paths = result.solution.paths if result.solution else {}
     return {
         "file": source,
         "index": index,
@@ -98,6 +126,5 @@ def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dic
         "height": puzzle.height,
         "status": result.status.value,
         "seconds": round(result.seconds, 6),
-        "paths": {colour: [list(cell) for cell in path] for colour, path in paths.items()},
-        "grid": rows(puzzle, result.solution),
+        **(_solution_json(puzzle, result.solution) if result.solution else {"paths": {}, "grid": rows(puzzle)}),
     }

@@ -1,0 +1,86 @@
+"""Does a puzzle have exactly one solution? And how many has it?
+
+`uniqueness` solves, then solves again excluding the first answer: a second answer
+means the puzzle is not unique. `count` enumerates distinct solutions up to a limit.
+Both work with any engine whose `solve` takes `exclude`; an engine with a `count` of
+its own (CP-SAT) enumerates in one search.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass
+
+from cpflow.engines import module, solve
+from cpflow.grid import Cell, Puzzle, Solution
+from cpflow.result import Status
+
+
+class Verdict(enum.StrEnum):
+    UNIQUE = "unique"
+    NOT_UNIQUE = "not unique"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"  # a time limit came first
+
+
+@dataclass(frozen=True)
+class Uniqueness:
+    """The verdict, the solutions found (none, one, or two that differ), and the time taken."""
+
+    verdict: Verdict
+    solutions: tuple[Solution, ...]
+    seconds: float
+    first_seconds: float  # finding the first solution; the rest is the proof
+
+    def differences(self) -> list[Cell]:
+        """The cells coloured differently in the two solutions ([] unless not unique)."""
+        if len(self.solutions) < 2:
+            return []
+        first, second = (s.colour_of() for s in self.solutions)
+        return sorted(cell for cell in first if first[cell] != second[cell])
+
+
+@dataclass(frozen=True)
+class Count:
+    solutions: tuple[Solution, ...]
+    exact: bool  # False when the limit or the time limit stopped the count
+    seconds: float
+
+    @property
+    def number(self) -> int:
+        return len(self.solutions)
+
+
+def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None = None, **options) -> Uniqueness:
+    """Unique, not unique (with two differing solutions), unsolvable, or unknown."""
+    module(engine)
+    began = time.perf_counter()
+    first = solve(puzzle, engine, time_limit=time_limit, **options)
+    if first.status is not Status.SOLVED:
+        verdict = Verdict.UNSOLVABLE if first.status is Status.UNSOLVABLE else Verdict.UNKNOWN
+        return Uniqueness(verdict, (), time.perf_counter() - began, first.seconds)
+    left = None if time_limit is None else max(0.0, time_limit - first.seconds)
+    second = solve(puzzle, engine, time_limit=left, exclude=[first.solution], **options)
+    verdict = {Status.SOLVED: Verdict.NOT_UNIQUE, Status.UNSOLVABLE: Verdict.UNIQUE}.get(second.status, Verdict.UNKNOWN)
+    found = (first.solution,) + ((second.solution,) if second.solution else ())
+    return Uniqueness(verdict, found, time.perf_counter() - began, first.seconds)
+
+
+def count(
+    puzzle: Puzzle, limit: int = 1000, engine: str = "cpsat", time_limit: float | None = None, **options
+) -> Count:
+    """Distinct solutions up to `limit`; `exact` says whether that is all of them."""
+    engine_module = module(engine)
+    began = time.perf_counter()
+    if hasattr(engine_module, "count"):
+        found, status = engine_module.count(puzzle, limit, time_limit=time_limit, **options)
+        return Count(tuple(found), status is Status.SOLVED, time.perf_counter() - began)
+    found: list[Solution] = []
+    while len(found) < limit:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+        result = solve(puzzle, engine, time_limit=left, exclude=found, **options)
+        if result.status is not Status.SOLVED:
+            return Count(tuple(found), result.status is Status.UNSOLVABLE, time.perf_counter() - began)
+        found.append(result.solution)
+    return Count(tuple(found), False, time.perf_counter() - began)
