@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import enum
 import json
+import random
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 
-from cpflow.errors import InvalidSolution, PuzzleFormatError
+from cpflow.errors import GenerationFailed, InvalidSolution, PuzzleFormatError
 from cpflow.result import Status
 
 app = typer.Typer(
@@ -177,6 +180,63 @@ def count(
     raise typer.Exit(0 if exact else 3)
 
 
+@app.command()
+def generate(
+    size: Annotated[str, typer.Option(help="Board size WIDTHxHEIGHT, e.g. 7x7 or 12x8.")] = "7x7",
+    colours: Annotated[
+        str | None, typer.Option(help="Colours: K, or a range K-L (default: about the square root of the cells).")
+    ] = None,
+    count: Annotated[int, typer.Option(help="How many puzzles to make.", min=1)] = 1,
+    seed: Annotated[int | None, typer.Option(help="Random seed: the same seed makes the same puzzles.")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write NAME.txt and NAME.solution.txt here.", file_okay=False)
+    ] = None,
+    prefix: Annotated[str, typer.Option(help="File names are PREFIX_WxH_NN.")] = "gen",
+    force: Annotated[bool, typer.Option(help="Overwrite files that already exist in --out.")] = False,
+    time_limit: Annotated[
+        float, typer.Option(help="Seconds per uniqueness proof before a board is dropped.", min=0)
+    ] = 60,
+) -> None:
+    """Make puzzles with a proven unique solution, and write each with that solution beside it.
+
+    Without --out, prints each puzzle and its solution. Exit 0 when all --count puzzles
+    were made, 1 when the generator gave up (too few colours for the board, say), 2 on
+    bad usage or when --out holds a file it would overwrite.
+    """
+    from cpflow.generate import colour_range, default_colours, files, generate_many, name, size_of
+
+    width, height = _option(size_of, size, "--size")
+    wanted = _option(colour_range, colours, "--colours", width * height) if colours else default_colours(width, height)
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
+    taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []
+    if taken:
+        print(
+            f"{taken[0]}:1:1: file exists; use --force to overwrite it or --prefix to choose other names",
+            file=sys.stderr,
+        )
+        raise typer.Exit(2)
+    made = generate_many(width, height, wanted, count, seed, time_limit)
+    with Progress(*Progress.get_default_columns(), console=Console(stderr=True), disable=not out) as progress:
+        task = progress.add_task(f"{width}x{height}", total=count)
+        for stem in stems:
+            _show_generated(stem, _checked(next, made), out)
+            progress.advance(task)
+    print(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}", file=sys.stderr)
+
+
+def _show_generated(stem: str, made, out: Path | None) -> None:
+    from cpflow.formats import picture
+    from cpflow.generate import save
+
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        save(made, out, stem)
+    else:
+        print(f"{stem}: {len(made.puzzle.colours)} colours, proven unique in {made.seconds:.3f} s")
+        print(f"{picture(made.puzzle)}\n{picture(made.puzzle, made.solution)}")
+
+
 def _load(files: list[str], input_format: InputFormat):
     from cpflow.inputs import load_all
 
@@ -194,6 +254,17 @@ def _checked(work, *args, **kwargs):
     except InvalidSolution as error:
         print(f"internal error: {error}", file=sys.stderr)
         raise typer.Exit(4) from None
+    except GenerationFailed as error:
+        print(f"cpflow: {error}", file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
+def _option(read, *args):
+    """What a library reader makes of an option's text; its ValueError becomes a usage error (exit 2)."""
+    try:
+        return read(*args[:1], *args[2:])
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint=args[1]) from None
 
 
 def main() -> None:

@@ -28,3 +28,7 @@ class InvalidSolution(CpflowError):
 
 class EngineUnavailable(CpflowError):
     """The engine asked for is not installed or not known."""
+
+
+class GenerationFailed(CpflowError):
+    """The generator found no unique puzzle of the size and colours asked for within its tries."""

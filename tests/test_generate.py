@@ -1,0 +1,100 @@
+"""The generator: reproducible, every puzzle proven unique, repairs instead of throwing away."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+from typer.testing import CliRunner
+
+from cpflow.cli import app
+from cpflow.errors import GenerationFailed
+from cpflow.formats import load, load_solution, picture
+from cpflow.generate import colour_range, cover, generate_many, make_unique, size_of
+from cpflow.unique import Verdict, uniqueness
+from cpflow.verify import violations
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_the_same_seed_makes_the_same_puzzles_and_another_seed_others():
+    first = [picture(g.puzzle, g.solution) for g in generate_many(7, 6, (5, 7), 3, seed=11)]
+    again = [picture(g.puzzle, g.solution) for g in generate_many(7, 6, (5, 7), 3, seed=11)]
+    other = [picture(g.puzzle, g.solution) for g in generate_many(7, 6, (5, 7), 3, seed=12)]
+    assert first == again
+    assert first != other
+
+
+@pytest.mark.parametrize(("width", "height", "colours"), [(5, 5, (3, 5)), (8, 5, (4, 7)), (9, 9, (6, 10))])
+def test_generated_puzzles_are_unique_with_their_solution_in_range(width, height, colours):
+    for made in generate_many(width, height, colours, 2, seed=width * height):
+        puzzle = made.puzzle
+        assert (puzzle.width, puzzle.height) == (width, height)
+        assert colours[0] <= len(puzzle.colours) <= colours[1]
+        assert violations(puzzle, made.solution) == []
+        found = uniqueness(puzzle)
+        assert found.verdict is Verdict.UNIQUE and found.solutions == (made.solution,)
+
+
+def test_a_cover_with_two_solutions_is_repaired_by_splitting_a_path():
+    # The intended solution of a board whose blue and green paths can trade sides.
+    paths = [
+        ((0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (3, 3), (2, 3), (1, 3), (1, 2)),
+        ((0, 3), (0, 2), (0, 1), (1, 1)),
+        ((2, 1), (2, 2)),
+    ]
+    puzzle, solution, repairs = make_unique(4, 4, paths, 6, Random(1), time_limit=10)
+    assert repairs >= 1 and len(puzzle.colours) == 3 + repairs
+    assert violations(puzzle, solution) == []
+    assert uniqueness(puzzle).verdict is Verdict.UNIQUE
+
+
+def test_an_impossible_colour_count_fails_clearly():
+    with pytest.raises(GenerationFailed, match="4x4 board by 1-1 non-touching paths"):
+        cover(4, 4, (1, 1), Random(0), tries=50)
+
+
+def test_size_and_colour_options_are_read_or_refused():
+    assert size_of("12x8") == (12, 8) and colour_range("5", 49) == (5, 5) and colour_range("4-9", 49) == (4, 9)
+    for bad in ("7", "0x9", "1x3", "axb"):
+        with pytest.raises(ValueError):
+            size_of(bad)
+    for bad in ("0", "5-4", "x", "25"):
+        with pytest.raises(ValueError):
+            colour_range(bad, 49)
+
+
+def test_generate_cli_writes_unique_puzzles_with_verified_solutions(tmp_path):
+    result = run("generate", "--size", "6x5", "--count", "3", "--seed", "4", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [f"gen_6x5_0{i}{end}" for i in (1, 2, 3) for end in (".solution.txt", ".txt")]
+    for number in (1, 2, 3):
+        (puzzle,) = load(tmp_path / f"gen_6x5_0{number}.txt")
+        assert violations(puzzle, load_solution(puzzle, tmp_path / f"gen_6x5_0{number}.solution.txt")) == []
+    assert run("unique", "--quiet", tmp_path).exit_code == 0
+
+
+def test_generate_cli_refuses_to_overwrite_and_writes_nothing(tmp_path):
+    (tmp_path / "gen_6x5_02.txt").write_text("kept\n")
+    result = run("generate", "--size", "6x5", "--count", "3", "--seed", "4", "--out", tmp_path)
+    assert result.exit_code == 2
+    assert "gen_6x5_02.txt:1:1: file exists" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["gen_6x5_02.txt"]
+    assert (tmp_path / "gen_6x5_02.txt").read_text() == "kept\n"
+    assert run("generate", "--size", "6x5", "--seed", "4", "--out", tmp_path, "--force").exit_code == 0
+
+
+def test_generate_cli_prints_without_out_and_reports_failure_and_bad_usage():
+    printed = run("generate", "--size", "5x5", "--seed", "2")
+    assert printed.exit_code == 0
+    title, *lines = printed.stdout.split("\n\n")[0].splitlines()
+    assert title.startswith("gen_5x5_01: ") and "proven unique" in title and len(lines) == 5
+    failed = run("generate", "--size", "4x4", "--colours", "1")
+    assert failed.exit_code == 1 and "non-touching paths" in failed.stderr and failed.stdout == ""
+    assert run("generate", "--size", "5").exit_code == 2
+    assert run("generate", "--size", "5x5", "--colours", "13").exit_code == 2
