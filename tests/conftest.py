@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cpflow.formats import parse
+from cpflow.formats import load, parse
 from cpflow.grid import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +26,12 @@ def project_puzzles(solvable: bool = True) -> list[Path]:
     """The puzzles in puzzles/: those with a stored solution, or those without one."""
     found = [p for p in sorted(PUZZLES.glob("*.txt")) if not p.name.endswith(".solution.txt")]
     return [p for p in found if p.with_suffix(".solution.txt").exists() == solvable]
+
+
+def cells(path: Path) -> int:
+    """The number of cells of the (first) puzzle in a file."""
+    puzzle = load(path)[0]
+    return puzzle.width * puzzle.height
 
 
 def zucker_puzzles() -> list[Path]:

@@ -70,7 +70,7 @@ def test_a_directory_is_solved_in_name_order_without_its_solution_files():
 def test_a_quoted_glob_is_expanded_without_solution_files():
     result = run("solve", "--quiet", str(PUZZLES / "starter_*x*.txt"))
     assert result.exit_code == 0
-    assert len(result.stdout.splitlines()) == len(SOLVABLE)
+    assert len(result.stdout.splitlines()) == len([p for p in SOLVABLE if p.name.startswith("starter_")])
 
 
 def test_a_time_limit_of_zero_gives_unknown_and_exit_1():

@@ -1,0 +1,41 @@
+"""Times the generator: unique puzzles per second at each size (default colour range).
+
+python bench/generate.py [--count 10] [--seed 2026] [SIZE ...]   e.g. 7x7 30x30 40x10
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+SIZES = ["5x5", "7x7", "10x10", "14x14", "20x20", "30x30", "12x8", "24x12", "40x10"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("sizes", nargs="*", default=SIZES)
+    args = parser.parse_args()
+    from cpflow.generate import default_colours, generate_many, size_of
+
+    print("| size | colours asked | puzzles | seconds | puzzles/s | median s | worst s | covers | repairs |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for size in args.sizes:
+        width, height = size_of(size)
+        low, high = default_colours(width, height)
+        began = time.perf_counter()
+        made = list(generate_many(width, height, (low, high), args.count, args.seed))
+        seconds = time.perf_counter() - began
+        each = [m.seconds for m in made]
+        print(
+            f"| {size} | {low}-{high} | {len(made)} | {seconds:.2f} | {len(made) / seconds:.1f} | "
+            f"{statistics.median(each):.3f} | {max(each):.3f} | {sum(m.covers for m in made)} | "
+            f"{sum(m.repairs for m in made)} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

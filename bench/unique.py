@@ -1,0 +1,39 @@
+"""Uniqueness proofs against plain solves, per puzzle, in-process (default: the classic set).
+
+python bench/unique.py [--set zucker|large] [--model label|circuit]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from common import puzzles
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="zucker")
+    parser.add_argument("--model", default="label")
+    args = parser.parse_args()
+    from cpflow import cpsat
+    from cpflow.formats import load
+    from cpflow.unique import uniqueness
+
+    print("| puzzle | size | colours | solve s | unique s | ratio | verdict |")
+    print("|---|---|---|---|---|---|---|")
+    total_solve = total_unique = 0.0
+    for path in puzzles(args.set):
+        (puzzle,) = load(path)
+        solved = cpsat.solve(puzzle, model=args.model)
+        found = uniqueness(puzzle, model=args.model)
+        total_solve, total_unique = total_solve + solved.seconds, total_unique + found.seconds
+        print(
+            f"| {path.stem} | {puzzle.width}x{puzzle.height} | {len(puzzle.colours)} | {solved.seconds:.3f} | "
+            f"{found.seconds:.3f} | {found.seconds / solved.seconds:.1f} | {found.verdict.value} |",
+            flush=True,
+        )
+    print(f"\ntotal: solve {total_solve:.3f} s, uniqueness {total_unique:.3f} s ({total_unique / total_solve:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()
