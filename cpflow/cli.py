@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 
-from cpflow.errors import GenerationFailed, InvalidSolution, PuzzleFormatError
+from cpflow.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
 from cpflow.result import Status
 
 app = typer.Typer(
@@ -52,6 +52,16 @@ class Model(enum.StrEnum):
     circuit = "circuit"
 
 
+class Engine(enum.StrEnum):
+    cpsat = "cpsat"
+    ilp = "ilp"
+
+
+class MipSolver(enum.StrEnum):
+    cbc = "cbc"
+    highs = "highs"
+
+
 class CountFormat(enum.StrEnum):
     text = "text"
     json = "json"
@@ -60,7 +70,9 @@ class CountFormat(enum.StrEnum):
 Files = Annotated[list[str], typer.Argument(help="Puzzle files, globs or directories (their *.txt files).")]
 InputOption = Annotated[InputFormat, typer.Option("--input-format", "-i", help="Puzzle file format.")]
 OutputOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="auto: terminal on a TTY, else text.")]
-ModelOption = Annotated[Model, typer.Option(help="CP-SAT formulation (see models/).")]
+EngineOption = Annotated[Engine, typer.Option(help="cpsat (OR-Tools CP-SAT) or ilp (integer program in PuLP).")]
+ModelOption = Annotated[Model | None, typer.Option(help="CP-SAT formulation (default label; see models/).")]
+MipOption = Annotated[MipSolver | None, typer.Option(help="The ilp engine's MIP solver (default cbc, bundled).")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Puzzles solved at once, on separate processes.", min=1)]
 TimeLimit = Annotated[float | None, typer.Option(help="Seconds per puzzle before giving up.", min=0)]
 Workers = Annotated[int | None, typer.Option(help="CP-SAT worker threads per puzzle (default 1).", min=1)]
@@ -74,7 +86,9 @@ def solve(
     time_limit: TimeLimit = None,
     workers: Workers = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, status, seconds.")] = False,
-    model: ModelOption = Model.label,
+    engine: EngineOption = Engine.cpsat,
+    model: ModelOption = None,
+    mip_solver: MipOption = None,
     jobs: Jobs = 1,
 ) -> None:
     """Solve puzzles and show each solution. Exit 0 if all solved, 1 if not, 2 on bad input."""
@@ -86,7 +100,7 @@ def solve(
     console = Console(highlight=False)
     shown = format.value if format is not OutputFormat.auto else ("terminal" if console.is_terminal else "text")
     failed = False
-    options = {"time_limit": time_limit, "workers": workers, "model": model.value}
+    options = {"time_limit": time_limit, "workers": workers, **_engine(engine, model, mip_solver)}
     results = solve_all([entry.puzzle for entry in entries], jobs, **options)
     for entry in entries:
         result = _checked(next, results)
@@ -113,7 +127,9 @@ def unique(
     time_limit: TimeLimit = None,
     workers: Workers = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, verdict, seconds.")] = False,
-    model: ModelOption = Model.label,
+    engine: EngineOption = Engine.cpsat,
+    model: ModelOption = None,
+    mip_solver: MipOption = None,
 ) -> None:
     """Prove each puzzle has exactly one solution, or show two that differ.
 
@@ -124,12 +140,13 @@ def unique(
     from cpflow.render import differences_grid, terminal, uniqueness_json
     from cpflow.unique import Verdict, uniqueness
 
+    options = _engine(engine, model, mip_solver)
     entries = _load(files, input_format)
     console = Console(highlight=False)
     shown = format.value if format is not OutputFormat.auto else ("terminal" if console.is_terminal else "text")
     verdicts = set()
     for entry in entries:
-        found = _checked(uniqueness, entry.puzzle, time_limit=time_limit, workers=workers, model=model.value)
+        found = _checked(uniqueness, entry.puzzle, time_limit=time_limit, workers=workers, **options)
         verdicts.add(found.verdict)
         if quiet:
             print(f"{entry.puzzle.name} {found.verdict.value.replace(' ', '-')} {found.seconds:.3f}")
@@ -158,7 +175,9 @@ def count(
     input_format: InputOption = InputFormat.auto,
     format: Annotated[CountFormat, typer.Option("--format", "-f")] = CountFormat.text,
     time_limit: TimeLimit = None,
-    model: ModelOption = Model.label,
+    engine: EngineOption = Engine.cpsat,
+    model: ModelOption = None,
+    mip_solver: MipOption = None,
 ) -> None:
     """Count each puzzle's distinct solutions up to --limit.
 
@@ -166,10 +185,11 @@ def count(
     """
     from cpflow.unique import count as count_solutions
 
+    options = _engine(engine, model, mip_solver)
     entries = _load(files, input_format)
     exact = True
     for entry in entries:
-        found = _checked(count_solutions, entry.puzzle, limit, time_limit=time_limit, model=model.value)
+        found = _checked(count_solutions, entry.puzzle, limit, time_limit=time_limit, **options)
         exact &= found.exact
         if format is CountFormat.json:
             record = {"file": entry.source, "index": entry.index, "count": found.number, "exact": found.exact}
@@ -178,6 +198,77 @@ def count(
             how = "exactly" if found.exact else "at least"
             print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
     raise typer.Exit(0 if exact else 3)
+
+
+@app.command()
+def compare(
+    files: Files,
+    contender: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--engine", "-e", help="cpsat, ilp-cbc or ilp-highs; repeat for several (default: all installed)."
+        ),
+    ] = None,
+    time_limit: Annotated[float, typer.Option(help="Seconds per run before giving up.", min=0)] = 120,
+    repeat: Annotated[int, typer.Option(help="Runs per puzzle and engine; the median is shown.", min=1)] = 1,
+    csv: Annotated[Path | None, typer.Option(help="Write the raw runs here as CSV.", dir_okay=False)] = None,
+    json_file: Annotated[
+        Path | None, typer.Option("--json", help="Write the raw runs here as JSON.", dir_okay=False)
+    ] = None,
+    input_format: InputOption = InputFormat.auto,
+) -> None:
+    """Run CP-SAT and the ILP (CBC, HiGHS) side by side on the same puzzles, every solution verified.
+
+    Exit 0 when every engine solved, or rightly proved unsolvable, every puzzle; 1
+    otherwise (a time-out, or an engine calling unsolvable what another solved); 2 on
+    bad input or an engine that is not installed.
+    """
+    from cpflow import compare as comparing
+    from cpflow.render import compare_table, write_csv, write_json
+
+    names = contender or comparing.available()
+    _checked(comparing.check, names)
+    entries = _load(files, input_format)
+    runs = []
+    with Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("comparing", total=len(entries) * len(names))
+        for run in _checked(comparing.compare, entries, names, time_limit, repeat):
+            runs.append(run)
+            progress.advance(task)
+    Console(highlight=False).print(compare_table(runs, names))
+    for path, write in ((csv, write_csv), (json_file, write_json)):
+        if path:
+            write(runs, path)
+    raise typer.Exit(0 if all(run.correct for run in runs) else 1)
+
+
+@app.command()
+def export(
+    file: Annotated[Path, typer.Argument(help="The puzzle file.")],
+    out: Annotated[
+        Path, typer.Option(help="Where to write: .lp or .mps (ilp), .pb.txt or .pb (cpsat).", dir_okay=False)
+    ],
+    engine: EngineOption = Engine.cpsat,
+    model: ModelOption = None,
+    index: Annotated[int, typer.Option(help="Which puzzle of a file that holds several (from 1).", min=1)] = 1,
+    input_format: InputOption = InputFormat.auto,
+) -> None:
+    """Write a puzzle's model for another solver: an LP or MPS file (ilp) or a CP-SAT model proto (cpsat).
+
+    Exit 0 when written, 2 on bad input, a bad --out suffix or a missing engine.
+    """
+    from cpflow.engines import module
+
+    entries = _load([str(file)], input_format)
+    if index > len(entries):
+        print(f"{file}:1:1: holds {len(entries)} puzzle(s), no puzzle {index}", file=sys.stderr)
+        raise typer.Exit(2)
+    options = {"model": model_name} if (model_name := _engine(engine, model, None).get("model")) else {}
+    try:
+        _checked(module, engine.value).export(entries[index - 1].puzzle, out, **options)
+    except (CpflowError, OSError) as error:
+        print(f"{out}: {error}", file=sys.stderr)
+        raise typer.Exit(2) from None
 
 
 @app.command()
@@ -237,6 +328,17 @@ def _show_generated(stem: str, made, out: Path | None) -> None:
         print(f"{picture(made.puzzle)}\n{picture(made.puzzle, made.solution)}")
 
 
+def _engine(engine: Engine, model: Model | None, mip_solver: MipSolver | None) -> dict:
+    """The engine and its own options; an option of the other engine is a usage error."""
+    if engine is Engine.cpsat and mip_solver:
+        raise typer.BadParameter("applies to --engine ilp only", param_hint="--mip-solver")
+    if engine is Engine.ilp and model:
+        raise typer.BadParameter("applies to --engine cpsat only", param_hint="--model")
+    if engine is Engine.cpsat:
+        return {"engine": "cpsat", "model": (model or Model.label).value}
+    return {"engine": "ilp", "mip_solver": (mip_solver or MipSolver.cbc).value}
+
+
 def _load(files: list[str], input_format: InputFormat):
     from cpflow.inputs import load_all
 
@@ -257,6 +359,9 @@ def _checked(work, *args, **kwargs):
     except GenerationFailed as error:
         print(f"cpflow: {error}", file=sys.stderr)
         raise typer.Exit(1) from None
+    except EngineUnavailable as error:
+        print(f"cpflow: {error}", file=sys.stderr)
+        raise typer.Exit(2) from None
 
 
 def _option(read, *args):

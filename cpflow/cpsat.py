@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from ortools.sat.python import cp_model
 
@@ -72,6 +73,16 @@ def solve(
     for solution in exclude:
         cp.add_bool_or([~lit for lit in v.same_as(solution)])
     return solve_model(puzzle, cp, v, began, time_limit=time_limit, workers=workers, **params)
+
+
+def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT) -> None:
+    """Write the puzzle's model as a CP-SAT proto: text for `.pb.txt`/`.pbtxt`, binary for `.pb`."""
+    path = Path(path)
+    if not path.name.endswith((".pb.txt", ".pbtxt", ".pb")):
+        raise CpflowError(f"cannot tell the format from {path.name!r}; use .pb.txt (text) or .pb (binary)")
+    cp, _ = build(puzzle, model)
+    if not cp.export_to_file(str(path)):
+        raise CpflowError(f"CP-SAT could not write {path}")
 
 
 def count(

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import csv
+import json
+import pathlib
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 
+from rich.table import Table
 from rich.text import Text
 
+from cpflow.compare import FIELDS, Run, summary
 from cpflow.formats import rows
 from cpflow.grid import Cell, Colour, Puzzle, Solution
 from cpflow.result import SolveResult
@@ -128,3 +133,44 @@ def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dic
         "seconds": round(result.seconds, 6),
         **(_solution_json(puzzle, result.solution) if result.solution else {"paths": {}, "grid": rows(puzzle)}),
     }
+
+
+def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
+    """Puzzles down, contenders across: median seconds and the ratio to the puzzle's fastest; totals below."""
+    table = Table(title="seconds per puzzle (build + solve; x: times the fastest)", show_footer=True)
+    totals = summary(runs, names)
+    footer = ["total\nmedian\nworst", "", ""]
+    for name in names:
+        t = totals[name]
+        footer.append(f"{t['total']:.3f}\n{t['median']:.3f}\n{t['worst']:.3f} ({t['worst_puzzle']})")
+    for title, foot in zip(["puzzle", "size", "colours", *names, "status"], [*footer, ""], strict=True):
+        table.add_column(title, footer=foot, justify="left" if title in ("puzzle", "status") else "right")
+    for mine in _by_puzzle(runs).values():
+        fastest = min(run.seconds for run in mine)
+        first = mine[0]
+        cells = [f"{run.seconds:.3f} x{run.seconds / fastest if fastest else 1:.1f}" for run in mine]
+        cells = [c if run.correct else f"[red]{c} {run.status}[/]" for c, run in zip(cells, mine, strict=True)]
+        statuses = {run.status for run in mine}
+        status = statuses.pop() if len(statuses) == 1 else "disagree: " + ", ".join(r.status for r in mine)
+        table.add_row(first.puzzle, f"{first.width}x{first.height}", str(first.colours), *cells, status)
+    return table
+
+
+def _by_puzzle(runs: Sequence[Run]) -> dict[tuple[str, int], list[Run]]:
+    grouped: dict[tuple[str, int], list[Run]] = {}
+    for run in runs:
+        grouped.setdefault((run.file, run.index), []).append(run)
+    return grouped
+
+
+def write_csv(runs: Sequence[Run], path: pathlib.Path) -> None:
+    """The raw runs, one row per (puzzle, contender), with a header row."""
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerows(run.row() for run in runs)
+
+
+def write_json(runs: Sequence[Run], path: pathlib.Path) -> None:
+    """The raw runs as a JSON list of records, one per (puzzle, contender)."""
+    path.write_text(json.dumps([run.row() for run in runs], indent=1) + "\n")
