@@ -1,12 +1,12 @@
 """Making puzzles with a proven unique solution.
 
-Method: a random Hamiltonian path of the board (backbite moves from a serpentine),
-cut wherever it would touch itself, then neighbouring pieces joined at random until
-the wanted number of colours is reached: a cover of the board by non-touching paths,
-whose ends become the endpoints. The solver then looks for a second solution; while
-there is one, the intended path through a cell where the two differ is split in two
-(a new colour there), and the check runs again. Every puzzle returned was proven
-unique, and its intended solution passed the verifier.
+Method: the board is cut into tiles; a random Hamiltonian path of each tile (backbite
+moves from a serpentine) is cut wherever it would touch itself, and the pieces are
+merged across the board, shortest first, until the wanted number of colours is reached:
+a cover of the board by non-touching paths, whose ends become the endpoints. The solver
+then looks for a second solution; while there is one, the intended path through a cell
+where the two differ is split in two (a new colour there), and the check runs again.
+Every puzzle returned was proven unique, and its intended solution passed the verifier.
 
 All randomness comes from the `random.Random` passed in, and the solver runs with a
 fixed seed on one worker: same seed, same puzzles. Effort is capped by counts, not by
@@ -29,8 +29,8 @@ from cpflow.grid import Cell, Path, Puzzle, Solution
 from cpflow.unique import Verdict, uniqueness
 from cpflow.verify import violations
 
-STALE = 4  # failed join moves per path before `join` gives up
 TRIES = 1000  # random Hamiltonian paths per cover, and covers per puzzle, before giving up
+TILE = 14  # side of the tiles a cover's first paths are made in
 # The game's letters first; '0' is left out, as a file of letters and '0' reads as the zero format.
 GAME = "RBYGOCMmPAWgTbcp"
 NAMES = GAME + "".join(c for c in string.ascii_letters + string.digits[1:] if c not in GAME)
@@ -67,9 +67,15 @@ def colour_range(text: str, cells: int) -> tuple[int, int]:
 
 
 def default_colours(width: int, height: int) -> tuple[int, int]:
-    """A colour range like the game's: about the square root of the cell count."""
-    root = (width * height) ** 0.5
-    return max(2, round(0.8 * root)), max(3, round(1.2 * root))
+    """A colour range like the game's: from about the square root of the cell count up.
+
+    The upper end allows one colour per 11 cells on big boards: a cover by well-mixed
+    paths that do not touch themselves has about that many (measured: 59-78 paths on
+    30x30), and asking for fewer straightens the paths into stripes.
+    """
+    cells = width * height
+    root = cells**0.5
+    return max(2, round(0.8 * root)), max(3, round(1.2 * root), round(cells / 11))
 
 
 def generate(
@@ -110,24 +116,53 @@ def make_unique(
 def cover(width: int, height: int, colours: tuple[int, int], rng: Random, tries: int = TRIES) -> list[Path]:
     """Non-touching paths of two cells or more covering the board, between colours[0] and colours[1] of them.
 
-    A winding Hamiltonian path cuts into many short pieces; each failed try makes the
-    next path straighter (fewer backbite moves), so the count comes down into range.
+    Winding paths in tiles of the board, cut wherever they would touch themselves, are
+    merged down to the wanted count (`pieces`, `join`); merging stops at about one path
+    per 9 cells. When that is still too many, each next try uses a little bigger tiles
+    and straighter paths, so the count comes down into range (long straight paths in
+    the end); a try that failed on a lone cell is made again as it was.
     """
     low, high = colours
-    moves = 2 * width * height
+    tile, winding = TILE, 2.0
     for _ in range(tries):
-        paths = cut(hamiltonian_path(width, height, moves, rng))
-        join(paths, rng.randint(low, high), rng)
-        if len(paths) <= high and all(len(path) >= 2 for path in paths):
+        paths = join(pieces(width, height, tile, winding, rng), rng.randint(low, high), rng)
+        if len(paths) > high:
+            tile, winding = tile + 1, winding * 0.8
+        elif all(len(path) >= 2 for path in paths):
             while len(paths) < low and split(paths, {cell for path in paths for cell in path}, rng):
                 pass
             if len(paths) >= low:
                 return [tuple(path) for path in paths]
-        moves = moves * 2 // 3
     raise GenerationFailed(
         f"found no cover of a {width}x{height} board by {low}-{high} non-touching paths in {tries} tries; "
         "allow more colours"
     )
+
+
+def pieces(width: int, height: int, tile: int, winding: float, rng: Random) -> list[list[Cell]]:
+    """A random Hamiltonian path of each tile (about tile x tile), cut wherever it would touch itself.
+
+    Tiles keep big boards from being one long serpentine that backbite moves only
+    shuffle near its ends; `winding` is the number of moves per cell.
+    """
+    found = []
+    for top, rows in _spans(height, tile):
+        for left, cols in _spans(width, tile):
+            moves = int(winding * rows * cols)
+            if rng.random() < 0.5:
+                path = [(top + r, left + c) for r, c in hamiltonian_path(cols, rows, moves, rng)]
+            else:  # the serpentine the other way round
+                path = [(top + r, left + c) for c, r in hamiltonian_path(rows, cols, moves, rng)]
+            found += cut(path)
+    return found
+
+
+def _spans(length: int, tile: int) -> list[tuple[int, int]]:
+    """(start, size) of near-equal parts of a side, each at most `tile` long."""
+    parts = -(-length // max(tile, 1))
+    base, extra = divmod(length, parts)
+    sizes = [base + (i < extra) for i in range(parts)]
+    return [(sum(sizes[:i]), size) for i, size in enumerate(sizes)]
 
 
 def hamiltonian_path(width: int, height: int, moves: int, rng: Random) -> list[Cell]:
@@ -157,26 +192,42 @@ def cut(path: list[Cell]) -> list[list[Cell]]:
     return pieces
 
 
-def join(paths: list[list[Cell]], target: int, rng: Random) -> None:
-    """Join paths end to end, or let one path take another's end cell, down to `target` paths.
+def join(paths: list[list[Cell]], target: int, rng: Random) -> list[list[Cell]]:
+    """The paths merged, shortest first, down to `target` paths or as far as they go.
 
-    Both moves keep every path non-touching; taking cells lets long winding paths grow
-    where no two ends can meet directly. Stops when neither move is possible.
+    A path is joined end to end with a neighbouring path or, if three cells or longer,
+    gives its end cell to a neighbouring path's end; both moves keep every path
+    non-touching, and giving lets paths grow where no two ends meet. Stops after a
+    budget of moves too.
     """
-    stale = 0
-    while (len(paths) > target or any(len(p) < 2 for p in paths)) and stale < STALE * len(paths):
-        a, b = rng.sample(range(len(paths)), 2) if len(paths) > 1 else (0, 0)
-        joined = _joined(paths[a], paths[b]) if a != b else None
-        if joined:
-            paths[a] = joined
-            del paths[b]
-            stale = 0
-        elif a != b and _take(paths[a], paths[b], rng):
-            if not paths[b]:
-                del paths[b]
-            stale = 0
-        else:
-            stale += 1
+    paths, stuck = [list(path) for path in paths], set()
+    budget = 2 * sum(map(len, paths))  # gifts can pass cells back and forth
+    while (len(paths) > target or any(len(path) < 2 for path in paths)) and budget > 0:
+        if not _merge_one(paths, stuck, rng):
+            break
+        budget -= 1
+    return paths
+
+
+def _merge_one(paths: list[list[Cell]], stuck: set, rng: Random) -> bool:
+    """One join or gift by the shortest path that can make one; False when none can."""
+    owner = {cell: i for i, path in enumerate(paths) for cell in path}
+    for i in sorted(range(len(paths)), key=lambda i: (len(paths[i]), rng.random())):
+        path = paths[i]
+        if (path[0], path[-1], len(path)) in stuck:
+            continue
+        near = sorted({owner[n] for end in (path[0], path[-1]) for n in _around(end) if owner.get(n, i) != i})
+        rng.shuffle(near)
+        for j in near:
+            joined = _joined(paths[j], path)
+            if joined:
+                paths[j] = joined
+                del paths[i]
+                return True
+            if 3 <= len(path) <= len(paths[j]) and _take(paths[j], path, rng):
+                return True
+        stuck.add((path[0], path[-1], len(path)))
+    return False
 
 
 def _take(taker: list[Cell], giver: list[Cell], rng: Random) -> bool:
