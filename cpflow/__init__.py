@@ -9,14 +9,18 @@ Modules
 - cpsat: the CP-SAT engine: builds a formulation, solves, verifies
 - label: the default formulation (one tour, an integer colour per cell)
 - circuit: the reference formulation (one circuit per colour)
+- ilp: the same rules as a 0-1 integer program in PuLP, solved by CBC or HiGHS
 - engines: the engine registry
+- unique: uniqueness proofs and solution counts, on any engine
+- generate: puzzles with a proven unique solution
+- compare: several engines over the same puzzles, for timings
 - batch: many puzzles, in order, on one or several processes
 - inputs: files, globs and directories to puzzles
 - render: terminal, text and JSON output
 - cli: the `cpflow` command
 """
 
-from cpflow.errors import CpflowError, EngineUnavailable, InvalidSolution, PuzzleFormatError
+from cpflow.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
 from cpflow.formats import load, parse, parse_solution, picture
 from cpflow.grid import Cell, Colour, Puzzle, Solution
 from cpflow.result import SolveResult, Status
@@ -27,6 +31,7 @@ __all__ = [
     "Colour",
     "CpflowError",
     "EngineUnavailable",
+    "GenerationFailed",
     "InvalidSolution",
     "Puzzle",
     "PuzzleFormatError",

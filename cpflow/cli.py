@@ -235,7 +235,8 @@ def compare(
         for run in _checked(comparing.compare, entries, names, time_limit, repeat):
             runs.append(run)
             progress.advance(task)
-    Console(highlight=False).print(compare_table(runs, names))
+    wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
+    Console(highlight=False, width=wide).print(compare_table(runs, names))
     for path, write in ((csv, write_csv), (json_file, write_json)):
         if path:
             write(runs, path)

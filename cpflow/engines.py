@@ -10,7 +10,7 @@ from cpflow.errors import EngineUnavailable
 from cpflow.grid import Puzzle
 from cpflow.result import SolveResult
 
-ENGINES = {"cpsat": ("cpflow.cpsat", "ortools")}  # name -> (module, package it needs)
+ENGINES = {"cpsat": ("cpflow.cpsat", "ortools"), "ilp": ("cpflow.ilp", "pulp")}  # name -> (module, package it needs)
 DEFAULT = "cpsat"
 
 
