@@ -229,6 +229,9 @@ def compare(
     names = contender or comparing.available()
     _checked(comparing.check, names)
     entries = _load(files, input_format)
+    for path in (p for p in (csv, json_file) if p and not p.parent.is_dir()):
+        print(f"{path}: no directory {path.parent} to write into", file=sys.stderr)  # before the long run, not after
+        raise typer.Exit(2)
     runs = []
     with Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("comparing", total=len(entries) * len(names))
