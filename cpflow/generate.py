@@ -196,9 +196,9 @@ def join(paths: list[list[Cell]], target: int, rng: Random) -> list[list[Cell]]:
     """The paths merged, shortest first, down to `target` paths or as far as they go.
 
     A path is joined end to end with a neighbouring path or, if three cells or longer,
-    gives its end cell to a neighbouring path's end; both moves keep every path
-    non-touching, and giving lets paths grow where no two ends meet. Stops after a
-    budget of moves too.
+    gives its end cell to a neighbouring path's end that is no shorter (a lone cell
+    takes one instead); both moves keep every path non-touching, and giving lets paths
+    grow where no two ends meet. Stops after a budget of moves too.
     """
     paths, stuck = [list(path) for path in paths], set()
     budget = 2 * sum(map(len, paths))  # gifts can pass cells back and forth
@@ -226,6 +226,8 @@ def _merge_one(paths: list[list[Cell]], stuck: set, rng: Random) -> bool:
                 return True
             if 3 <= len(path) <= len(paths[j]) and _take(paths[j], path, rng):
                 return True
+            if len(path) == 1 and len(paths[j]) >= 3 and _take(path, paths[j], rng):
+                return True  # a lone cell takes a cell: cells pass from shorter to longer paths only
         stuck.add((path[0], path[-1], len(path)))
     return False
 

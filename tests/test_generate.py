@@ -7,10 +7,11 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
+from conftest import PUZZLES
 from cpflow.cli import app
 from cpflow.errors import GenerationFailed
 from cpflow.formats import load, load_solution, picture
-from cpflow.generate import colour_range, cover, generate_many, make_unique, size_of
+from cpflow.generate import colour_range, cover, default_colours, generate_many, make_unique, size_of
 from cpflow.unique import Verdict, uniqueness
 from cpflow.verify import violations
 
@@ -98,3 +99,12 @@ def test_generate_cli_prints_without_out_and_reports_failure_and_bad_usage():
     assert failed.exit_code == 1 and "non-touching paths" in failed.stderr and failed.stdout == ""
     assert run("generate", "--size", "5").exit_code == 2
     assert run("generate", "--size", "5x5", "--colours", "13").exit_code == 2
+
+
+def test_the_collection_in_puzzles_is_what_its_documented_command_makes():
+    # README: the gen_* puzzles were made by `cpflow generate --size WxH --count N --seed 2026`.
+    for size, count in (("5x5", 10), ("12x8", 3)):
+        width, height = size_of(size)
+        made = generate_many(width, height, default_colours(width, height), count, seed=2026)
+        for number, puzzle in enumerate(made, 1):
+            assert (PUZZLES / f"gen_{size}_{number:02d}.txt").read_text() == picture(puzzle.puzzle)
