@@ -21,8 +21,9 @@ def main() -> None:
     from cpflow.generate import default_colours, generate_many, size_of
 
     list(generate_many(4, 4, (2, 3), 1, 0))  # the first solve of a process pays one-off costs: not in the table
-    print("| size | colours asked | puzzles | seconds | puzzles/s | median s | worst s | covers | repairs |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    columns = "size, colours asked, colours made, puzzles, seconds, puzzles/s, median s, worst s, covers, repairs"
+    print("| " + " | ".join(columns.split(", ")) + " |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for size in args.sizes:
         width, height = size_of(size)
         low, high = default_colours(width, height)
@@ -30,8 +31,10 @@ def main() -> None:
         made = list(generate_many(width, height, (low, high), args.count, args.seed))
         seconds = time.perf_counter() - began
         each = [m.seconds for m in made]
+        colours = sorted(len(m.puzzle.colours) for m in made)
         print(
-            f"| {size} | {low}-{high} | {len(made)} | {seconds:.2f} | {len(made) / seconds:.1f} | "
+            f"| {size} | {low}-{high} | {colours[0]}-{colours[-1]} | {len(made)} | {seconds:.2f} | "
+            f"{len(made) / seconds:.1f} | "
             f"{statistics.median(each):.3f} | {max(each):.3f} | {sum(m.covers for m in made)} | "
             f"{sum(m.repairs for m in made)} |",
             flush=True,
