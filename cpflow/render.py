@@ -139,10 +139,11 @@ def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
     """Puzzles down, contenders across: median seconds and the ratio to the puzzle's fastest; totals below."""
     table = Table(title="seconds per puzzle (build + solve; x: times the fastest)", show_footer=True)
     totals = summary(runs, names)
-    footer = ["total\nmedian\nworst", "", ""]
+    footer = ["total\n  building\n  solving\nmedian\nworst", "", ""]
     for name in names:
         t = totals[name]
-        footer.append(f"{t['total']:.3f}\n{t['median']:.3f}\n{t['worst']:.3f} ({t['worst_puzzle']})")
+        split = f"{t['build']:.3f}\n{t['total'] - t['build']:.3f}"
+        footer.append(f"{t['total']:.3f}\n{split}\n{t['median']:.3f}\n{t['worst']:.3f} ({t['worst_puzzle']})")
     for title, foot in zip(["puzzle", "size", "colours", *names, "status"], [*footer, ""], strict=True):
         table.add_column(title, footer=foot, justify="left" if title in ("puzzle", "status") else "right")
     for mine in _by_puzzle(runs).values():

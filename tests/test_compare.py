@@ -42,6 +42,7 @@ def test_compare_rows_carry_every_engine_and_status_to_csv_and_json(tmp_path):
     result = run("compare", *engines, "--csv", out_csv, "--json", out_json, *SOLVABLE, UNSOLVABLE)
     assert result.exit_code == 0, result.output
     assert all(name in result.stdout for name in names) and "unsolvable" in result.stdout
+    assert "building" in result.stdout and "solving" in result.stdout
     with out_csv.open() as handle:
         rows = list(csv.DictReader(handle))
     assert tuple(rows[0]) == FIELDS
