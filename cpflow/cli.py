@@ -267,7 +267,8 @@ def export(
     if index > len(entries):
         print(f"{file}:1:1: holds {len(entries)} puzzle(s), no puzzle {index}", file=sys.stderr)
         raise typer.Exit(2)
-    options = {"model": model_name} if (model_name := _engine(engine, model, None).get("model")) else {}
+    _engine(engine, model, None)  # refuses --model with --engine ilp
+    options = {"model": (model or Model.label).value} if engine is Engine.cpsat else {}
     try:
         _checked(module, engine.value).export(entries[index - 1].puzzle, out, **options)
     except (CpflowError, OSError) as error:
@@ -279,7 +280,7 @@ def export(
 def generate(
     size: Annotated[str, typer.Option(help="Board size WIDTHxHEIGHT, e.g. 7x7 or 12x8.")] = "7x7",
     colours: Annotated[
-        str | None, typer.Option(help="Colours: K, or a range K-L (default: about the square root of the cells).")
+        str | None, typer.Option(help="Colours: K, or a range K-L (default: from the board size; see README).")
     ] = None,
     count: Annotated[int, typer.Option(help="How many puzzles to make.", min=1)] = 1,
     seed: Annotated[int | None, typer.Option(help="Random seed: the same seed makes the same puzzles.")] = None,
@@ -300,8 +301,8 @@ def generate(
     """
     from cpflow.generate import colour_range, default_colours, files, generate_many, name, size_of
 
-    width, height = _option(size_of, size, "--size")
-    wanted = _option(colour_range, colours, "--colours", width * height) if colours else default_colours(width, height)
+    width, height = _option("--size", size_of, size)
+    wanted = _option("--colours", colour_range, colours, width * height) if colours else default_colours(width, height)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
     taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []
@@ -368,12 +369,12 @@ def _checked(work, *args, **kwargs):
         raise typer.Exit(2) from None
 
 
-def _option(read, *args):
+def _option(hint: str, read, *args):
     """What a library reader makes of an option's text; its ValueError becomes a usage error (exit 2)."""
     try:
-        return read(*args[:1], *args[2:])
+        return read(*args)
     except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint=args[1]) from None
+        raise typer.BadParameter(str(error), param_hint=hint) from None
 
 
 def main() -> None:

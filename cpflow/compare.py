@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from cpflow.engines import module, supported
@@ -25,21 +25,6 @@ CONTENDERS = {  # name -> (engine, options)
     "ilp-highs": ("ilp", {"mip_solver": "highs"}),
 }
 WARM_UP = Puzzle.rectangle(2, 2, {"R": ((0, 0), (0, 1)), "B": ((1, 0), (1, 1))}, "warm-up")
-FIELDS = (
-    "file",
-    "index",
-    "puzzle",
-    "width",
-    "height",
-    "colours",
-    "contender",
-    "status",
-    "build_seconds",
-    "solve_seconds",
-    "seconds",
-    "repeats",
-    "correct",
-)
 
 
 @dataclass(frozen=True)
@@ -63,6 +48,9 @@ class Run:
     def row(self) -> dict:
         """The run as a flat record, in the order of FIELDS."""
         return asdict(self)
+
+
+FIELDS = tuple(field.name for field in fields(Run))
 
 
 def available() -> list[str]:
@@ -133,7 +121,7 @@ def judge(runs: list[Run]) -> list[Run]:
     """
     solved = any(run.status == Status.SOLVED for run in runs)
     return [
-        Run(**{**run.row(), "correct": run.status == Status.SOLVED or (run.status == Status.UNSOLVABLE and not solved)})
+        replace(run, correct=run.status == Status.SOLVED or (run.status == Status.UNSOLVABLE and not solved))
         for run in runs
     ]
 

@@ -70,8 +70,8 @@ def default_colours(width: int, height: int) -> tuple[int, int]:
     """A colour range like the game's: from about the square root of the cell count up.
 
     The upper end allows one colour per 11 cells on big boards: a cover by well-mixed
-    paths that do not touch themselves has about that many (measured: 59-78 paths on
-    30x30), and asking for fewer straightens the paths into stripes.
+    paths that do not touch themselves has about that many (bench/generate.py made
+    61-82 colours on 30x30), and asking for fewer straightens the paths into stripes.
     """
     cells = width * height
     root = cells**0.5
@@ -118,7 +118,7 @@ def cover(width: int, height: int, colours: tuple[int, int], rng: Random, tries:
 
     Winding paths in tiles of the board, cut wherever they would touch themselves, are
     merged down to the wanted count (`pieces`, `join`); merging stops at about one path
-    per 9 cells. When that is still too many, each next try uses a little bigger tiles
+    per 11 cells. When that is still too many, each next try uses a little bigger tiles
     and straighter paths, so the count comes down into range (long straight paths in
     the end); a try that failed on a lone cell is made again as it was.
     """

@@ -74,3 +74,22 @@ class Solution:
     def colour_of(self) -> dict[Cell, Colour]:
         """The colour of each covered cell (a cell in two paths keeps the later one)."""
         return {cell: colour for colour, path in self.paths.items() for cell in path}
+
+
+# Cells round a 2x2, 2x3 and 3x2 block, in ring order, as steps from the block's top-left cell.
+RING_SHAPES = (
+    ((0, 0), (0, 1), (1, 1), (1, 0)),
+    ((0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)),
+    ((0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)),
+)
+
+
+def rings(puzzle: Puzzle, shapes=RING_SHAPES) -> list[list[Cell]]:
+    """The cells round each block of the given shapes that the board holds, each ring in order."""
+    found = []
+    for r, c in puzzle.cells:
+        for shape in shapes:
+            ring = [(r + dr, c + dc) for dr, dc in shape]
+            if all(puzzle.are_neighbours(a, b) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
+                found.append(ring)
+    return found

@@ -21,7 +21,7 @@ import ortools.sat.python.cp_model_helper  # noqa: F401, I001
 import pulp
 
 from cpflow.errors import CpflowError, EngineUnavailable
-from cpflow.grid import Cell, Colour, Puzzle, Solution
+from cpflow.grid import RING_SHAPES, Cell, Colour, Puzzle, Solution, rings
 from cpflow.prune import domains, impossibility
 from cpflow.result import SolveResult, Status, checked
 
@@ -164,11 +164,9 @@ def add_ring_limits(prob: pulp.LpProblem, v: IlpVars) -> None:
     3 joined sides would leave the cells of the fourth side neighbours of one colour that
     are not consecutive, which no-self-touch forbids; 4 would be a loop.
     """
-    for r, c in v.puzzle.cells:
-        ring = [(r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)]
-        if all(v.puzzle.are_neighbours(a, b) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
-            sides = [e for a, b in zip(ring, ring[1:] + ring[:1], strict=True) for _, e in v.joined(a, b)]
-            prob += pulp.lpSum(sides) <= 2, f"ring_{_name((r, c))}"
+    for ring in rings(v.puzzle, RING_SHAPES[:1]):
+        sides = [e for a, b in zip(ring, ring[1:] + ring[:1], strict=True) for _, e in v.joined(a, b)]
+        prob += pulp.lpSum(sides) <= 2, f"ring_{_name(ring[0])}"
 
 
 def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:

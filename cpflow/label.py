@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from cpflow.grid import Cell, Colour, Puzzle, Solution
+from cpflow.grid import Cell, Colour, Puzzle, Solution, rings
 from cpflow.prune import domains, impossibility
 
 
@@ -121,22 +121,6 @@ def add_ring_limits(model: cp_model.CpModel, v: LabelVars) -> None:
     for ring in rings(v.puzzle):
         sides = [(a, b) if a < b else (b, a) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
         model.add(sum(v.joined[side] for side in sides if side in v.joined) <= len(ring) - 2)
-
-
-def rings(puzzle: Puzzle) -> list[list[Cell]]:
-    """The cells round each 2x2, 2x3 and 3x2 block of the board, in ring order."""
-    shapes = [
-        [(0, 0), (0, 1), (1, 1), (1, 0)],
-        [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)],
-        [(0, 0), (1, 0), (2, 0), (2, 1), (1, 1), (0, 1)],
-    ]
-    found = []
-    for r, c in puzzle.cells:
-        for shape in shapes:
-            ring = [(r + dr, c + dc) for dr, dc in shape]
-            if all(puzzle.are_neighbours(a, b) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
-                found.append(ring)
-    return found
 
 
 def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
