@@ -45,6 +45,7 @@ class OutputFormat(enum.StrEnum):
     terminal = "terminal"
     text = "text"
     json = "json"
+    header = "header"
 
 
 class Model(enum.StrEnum):
@@ -69,7 +70,10 @@ class CountFormat(enum.StrEnum):
 
 Files = Annotated[list[str], typer.Argument(help="Puzzle files, globs or directories (their *.txt files).")]
 InputOption = Annotated[InputFormat, typer.Option("--input-format", "-i", help="Puzzle file format.")]
-OutputOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="auto: terminal on a TTY, else text.")]
+OutputOption = Annotated[
+    OutputFormat,
+    typer.Option("--format", "-f", help="auto: terminal on a TTY, else text; header: the Go solver's `W H` stream."),
+]
 EngineOption = Annotated[Engine, typer.Option(help="cpsat (OR-Tools CP-SAT) or ilp (integer program in PuLP).")]
 ModelOption = Annotated[Model | None, typer.Option(help="CP-SAT formulation (default label; see models/).")]
 MipOption = Annotated[MipSolver | None, typer.Option(help="The ilp engine's MIP solver (default cbc, bundled).")]
@@ -94,7 +98,7 @@ def solve(
     """Solve puzzles and show each solution. Exit 0 if all solved, 1 if not, 2 on bad input."""
     from cpflow.batch import solve_all
     from cpflow.formats import rows
-    from cpflow.render import as_json, terminal
+    from cpflow.render import as_json, as_stream, terminal
 
     entries = _load(files, input_format)
     console = Console(highlight=False)
@@ -110,6 +114,8 @@ def solve(
             print(f"{name} {result.status.value} {result.seconds:.3f}")
         elif shown == "json":
             print(json.dumps(as_json(entry.source, entry.index, entry.puzzle, result)))
+        elif shown == "header":
+            print(as_stream(entry.puzzle, result))
         else:
             print(f"{name}: {result.status.value} in {result.seconds:.3f} s")
             if result.solution and shown == "terminal":

@@ -3,11 +3,15 @@
 Formats (`FORMATS`), told apart automatically unless one is named:
 - classic: one line per row, `.` an empty cell, any other printable character a
   colour endpoint that appears exactly twice;
-- zero: the same grid with `0` for an empty cell (chosen for files with no `.`;
-  when named, `.` is empty too);
-- header: a line `W H`, then H rows of W characters, or of W whitespace-separated
-  tokens (multi-digit numbers are colours; `.`, `-` and `0` are empty); several
-  puzzles may follow each other in one file.
+- zero: the same grid with `0` for an empty cell (chosen for files with no `.` and
+  a number of `0`s other than two; when named, `.` is empty too);
+- header: the Numberlink community's stream (thomasahle/numberlink's files): a line
+  `W H`, then H rows, either of W characters (`.` empty, any other character a colour,
+  digits included, as in the classic grid) or of W whitespace-separated tokens
+  (contest files: numbers are colours, `0`, `-` and `.` are empty). A board's rows are
+  character rows when each is one word of exactly W characters. Puzzles follow each
+  other, with blank lines and `#` comment lines where a header line may stand; a line
+  `0 0` ends the stream and nothing after it is read.
 
 Every problem is raised as a PuzzleFormatError located at `source:line:col`.
 """
@@ -25,8 +29,9 @@ FORMATS = ("auto", "classic", "zero", "header")
 MAX_SIDE = 1024
 MAX_CELLS = 65_536  # e.g. 256 x 256; CP-SAT models beyond this do not fit in memory
 MAX_BYTES = 4 * 1024 * 1024
-EMPTY = {"classic": {"."}, "zero": {"0", "."}, "header": {".", "-", "0"}}
+EMPTY = {"classic": {"."}, "zero": {"0", "."}, "tokens": {".", "-", "0"}}
 HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
+END = re.compile(r"\s*0+\s+0+\s*$")  # the stream's end mark, `0 0`
 
 
 @dataclass(frozen=True)
@@ -90,11 +95,15 @@ def parse(text: str, source: str = "<text>", fmt: str = "auto") -> list[Puzzle]:
 
 
 def detect(lines: list[str]) -> str:
-    """The format of a text: header if it opens with `W H`, zero if it has no `.`."""
-    first = next((line for line in lines if line.strip()), "")
+    """The format of a text: header if it opens with `W H` (after any `#` comments), else classic.
+
+    Zero when there is no `.` and `0` stands other than exactly twice: two `0`s are
+    read as a colour's endpoints, never dropped as empty cells.
+    """
+    first = next((line for line in lines if line.strip() and not _is_comment(line)), "")
     if HEADER.match(first):
         return "header"
-    if not any("." in line for line in lines) and any("0" in line for line in lines):
+    if not any("." in line for line in lines) and sum(line.count("0") for line in lines) not in (0, 2):
         return "zero"
     return "classic"
 
@@ -133,12 +142,14 @@ def _plain_grid(lines: list[str], source: str, empty: set[str]) -> Grid:
 
 
 def _header_grids(lines: list[str], source: str) -> list[Grid]:
-    """Boards of the header format: `W H`, then H rows; several may follow each other."""
+    """Boards of the header format: `W H`, then H rows; comments and blank lines between, `0 0` at the end."""
     grids, n = [], 0
     while True:
-        while n < len(lines) and not lines[n].strip():
+        while n < len(lines) and (not lines[n].strip() or _is_comment(lines[n])):
             n += 1
-        if n == len(lines):
+        if n == len(lines) or END.match(lines[n]):
+            if not grids:
+                raise PuzzleFormatError(source, n + 1 if n < len(lines) else 1, 1, "no puzzle before the end mark")
             return grids
         header = HEADER.match(lines[n])
         if not header:
@@ -149,20 +160,38 @@ def _header_grids(lines: list[str], source: str) -> list[Grid]:
         if len(rows) < height or not all(row.strip() for row in rows):
             found = next((i for i, row in enumerate(rows) if not row.strip()), len(rows))
             raise PuzzleFormatError(source, n + 2 + found, 1, f"the header promises {height} rows, found {found}")
-        grids.append([_header_row(row, width, source, n + 2 + i) for i, row in enumerate(rows)])
+        read = _character_row if _are_character_rows(rows, width) else _token_row
+        grids.append([read(row, width, source, n + 2 + i) for i, row in enumerate(rows)])
         n += 1 + height
 
 
-def _header_row(row: str, width: int, source: str, n: int) -> list[Token]:
-    """A row of W whitespace-separated tokens, or of W characters."""
+def _are_character_rows(rows: list[str], width: int) -> bool:
+    """Rows with no space inside are character rows, but for a one-column board of longer tokens."""
+    words = [row.split() for row in rows]
+    return all(len(w) == 1 for w in words) and (width > 1 or all(len(w[0]) == 1 for w in words))
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def _character_row(row: str, width: int, source: str, n: int) -> list[Token]:
+    """A row of W characters: `.` empty, any other character a colour (digits too)."""
+    start, word = len(row) - len(row.lstrip()), row.strip()
+    if len(word) != width:
+        raise PuzzleFormatError(
+            source, n, start + min(len(word), width) + 1, f"row has {len(word)} cells, the header says {width}"
+        )
+    return [Token(None if ch in EMPTY["classic"] else ch, n, start + i + 1) for i, ch in enumerate(row.strip())]
+
+
+def _token_row(row: str, width: int, source: str, n: int) -> list[Token]:
+    """A row of W whitespace-separated tokens: numbers are colours, `0`, `-` and `.` empty."""
     tokens = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", row)]
-    if len(tokens) == 1 and len(tokens[0][0]) == width:
-        word, start = tokens[0]
-        tokens = [(ch, start + i) for i, ch in enumerate(word)]
     if len(tokens) != width:
         col = tokens[width][1] if len(tokens) > width else len(row.rstrip()) + 1
         raise PuzzleFormatError(source, n, col, f"row has {len(tokens)} cells, the header says {width}")
-    return [Token(None if text in EMPTY["header"] else text, n, col) for text, col in tokens]
+    return [Token(None if text in EMPTY["tokens"] else text, n, col) for text, col in tokens]
 
 
 def _check_width(source: str, grid: Grid, n: int) -> None:
@@ -211,28 +240,30 @@ def _count_error(source: str, token: Token, count: int) -> PuzzleFormatError:
     )
 
 
-def picture(puzzle: Puzzle, solution: Solution | None = None) -> str:
+def picture(puzzle: Puzzle, solution: Solution | None = None, fmt: str = "auto") -> str:
     """The board as text: endpoints (and the solution's paths, if given) by colour name.
 
-    Single-character colours give the classic grid; longer names give the header
-    format with aligned tokens, so that `parse(picture(p)) == [p]`.
+    `classic` writes the rows alone; `header` writes the `W H` line first, then
+    character rows where the colours allow, else aligned tokens; `auto` is classic for
+    one-character colours, else header, so that `parse(picture(p)) == [p]`.
     """
     body = "\n".join(rows(puzzle, solution)) + "\n"
-    return body if _is_classic(puzzle) else f"{puzzle.width} {puzzle.height}\n{body}"
+    classic = fmt == "classic" or (fmt == "auto" and _is_single_characters(puzzle))
+    return body if classic else f"{puzzle.width} {puzzle.height}\n{body}"
 
 
 def rows(puzzle: Puzzle, solution: Solution | None = None) -> list[str]:
-    """The board's rows as text, without any header line."""
+    """The board's rows as text, without any header line: characters where the colours allow, else tokens."""
     colour_of = solution.colour_of() if solution else {}
     colour_of.update(puzzle.endpoint_colour())
     grid = [[colour_of.get((r, c), ".") for c in range(puzzle.width)] for r in range(puzzle.height)]
-    if _is_classic(puzzle):
+    if _is_single_characters(puzzle):
         return ["".join(row) for row in grid]
     size = max(len(colour) for colour in puzzle.colours)
     return [" ".join(cell.rjust(size) for cell in row) for row in grid]
 
 
-def _is_classic(puzzle: Puzzle) -> bool:
+def _is_single_characters(puzzle: Puzzle) -> bool:
     return all(len(colour) == 1 for colour in puzzle.colours) and "." not in puzzle.colours
 
 

@@ -12,9 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from cpflow.compare import FIELDS, Run, summary
-from cpflow.formats import rows
+from cpflow.formats import picture, rows
 from cpflow.grid import Cell, Colour, Puzzle, Solution
-from cpflow.result import SolveResult
+from cpflow.result import SolveResult, Status
 from cpflow.unique import Uniqueness
 
 # The classic letters carry the game's usual colours; other names take the spare ones in turn.
@@ -133,6 +133,14 @@ def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dic
         "seconds": round(result.seconds, 6),
         **(_solution_json(puzzle, result.solution) if result.solution else {"paths": {}, "grid": rows(puzzle)}),
     }
+
+
+def as_stream(puzzle: Puzzle, result: SolveResult) -> str:
+    """One puzzle's answer as the Go solver of thomasahle/numberlink writes it: `W H` and the
+    solved rows, or `IMPOSSIBLE` (`UNKNOWN` when the time limit came first)."""
+    if result.solution:
+        return picture(puzzle, result.solution, "header")
+    return "IMPOSSIBLE\n" if result.status is Status.UNSOLVABLE else "UNKNOWN\n"
 
 
 def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:

@@ -116,9 +116,21 @@ def test_usage_errors_exit_2():
 def test_input_format_can_be_forced(tmp_path):
     path = tmp_path / "zeros.txt"
     path.write_text("R0R\nG0G\n")
-    assert run("solve", "--quiet", path).exit_code == 0
-    # Read as classic, '0' is a colour whose adjacent endpoints cut the board: unsolvable.
-    assert run("solve", "--quiet", "--input-format", "classic", path).exit_code == 1
+    # Detected as classic (two '0's are a colour, never dropped): adjacent '0' endpoints cut the board.
+    assert run("solve", "--quiet", path).exit_code == 1
+    assert run("solve", "--quiet", "--input-format", "zero", path).exit_code == 0
+
+
+def test_solve_writes_the_go_solvers_stream_with_format_header(tmp_path):
+    path = tmp_path / "stream"
+    path.write_text("# two boards\n\n2 3\n09\n..\n09\n\n3 1\n00.\n0 0\n")
+    result = run("solve", "--format", "header", path)
+    assert result.exit_code == 1
+    solved, impossible = result.stdout.split("\n\n")[:2]
+    assert impossible == "IMPOSSIBLE"
+    first = load(path)[0]
+    assert solved.splitlines()[0] == "2 3"
+    assert violations(first, parse_solution(first, solved)) == []
 
 
 def test_module_entry_point_runs(tmp_path):

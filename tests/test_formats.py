@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PUZZLES, board, project_puzzles
+from cpflow.engines import solve
 from cpflow.errors import PuzzleFormatError
 from cpflow.formats import MAX_CELLS, load, load_solution, parse, parse_solution, picture
 from cpflow.grid import Puzzle
+from cpflow.result import Status
 from cpflow.verify import violations
 
 CLASSIC = "R.G\n...\nR.G\n"
@@ -40,6 +42,41 @@ def test_header_format_reads_multi_digit_colours_and_several_puzzles():
     assert (first.name, second.name) == ("many.txt#1", "many.txt#2")
 
 
+def test_header_character_rows_read_digits_as_colours():
+    (puzzle,) = parse("4 2\n0..9\n0..9\n")
+    assert dict(puzzle.endpoints) == {"0": ((0, 0), (1, 0)), "9": ((0, 3), (1, 3))}
+
+
+def test_a_zero_and_nine_pair_in_character_rows_is_solved():
+    (puzzle,) = parse("2 3\n09\n..\n09\n")
+    result = solve(puzzle)
+    assert result.status is Status.SOLVED
+    assert violations(puzzle, result.solution) == []
+    assert {cell for path in result.solution.paths.values() for cell in path} == set(puzzle.cells)
+
+
+def test_header_token_rows_read_zero_dash_and_dot_as_empty():
+    (puzzle,) = parse("4 2\n1 0 - 10\n1 . 0 10\n")
+    assert dict(puzzle.endpoints) == {"1": ((0, 0), (1, 0)), "10": ((0, 3), (1, 3))}
+
+
+def test_the_collections_stream_reads_with_comments_blank_lines_and_an_end_mark():
+    text = "# Author: someone\n\n2 2\n01\n01\n\n# the next one\n# is wider\n3 1\na.a\n0 0\n5 5\nnot read\n"
+    first, second = parse(text, "inputs")
+    assert dict(first.endpoints) == {"0": ((0, 0), (1, 0)), "1": ((0, 1), (1, 1))}
+    assert dict(second.endpoints) == {"a": ((0, 0), (0, 2))}
+
+
+def test_a_comment_first_does_not_turn_the_stream_into_one_classic_grid():
+    puzzles = parse("# Copyright\n\n2 1\nBB\n\n2 1\nCC\n", "janko")
+    assert [(p.width, p.height, p.colours) for p in puzzles] == [(2, 1, ("B",)), (2, 1, ("C",))]
+
+
+def test_a_hash_inside_a_board_is_a_colour_as_in_the_go_reader():
+    (puzzle,) = parse("# comment\n2 2\n#a\n#a\n")
+    assert set(puzzle.colours) == {"#", "a"}
+
+
 def test_format_can_be_named_instead_of_detected():
     # Read as classic, '0' is a colour; read as zero format, it is empty.
     assert "0" in parse("R0R\n0..\n", fmt="classic")[0].colours
@@ -63,6 +100,30 @@ def puzzles(draw) -> Puzzle:
     names = draw(st.sampled_from(["letters", "numbers"]))
     colours = [chr(ord("A") + i) if names == "letters" else str(10 + i) for i in range(pairs)]
     return Puzzle.rectangle(width, height, {c: (chosen[2 * i], chosen[2 * i + 1]) for i, c in enumerate(colours)})
+
+
+@st.composite
+def character_puzzles(draw) -> Puzzle:
+    """Small boards whose colours are single characters, digits `0`-`9` among them."""
+    width, height = draw(st.integers(1, 4)), draw(st.integers(2, 4))
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    chosen = draw(st.permutations(cells))
+    names = draw(st.lists(st.sampled_from("0123456789RGBa#"), min_size=1, max_size=len(cells) // 2, unique=True))
+    return Puzzle.rectangle(width, height, {c: (chosen[2 * i], chosen[2 * i + 1]) for i, c in enumerate(names)})
+
+
+@settings(max_examples=60, deadline=None)
+@given(character_puzzles())
+def test_classic_and_header_character_rows_read_back_the_same_board_and_verdict(puzzle):
+    classic, header = picture(puzzle, fmt="classic"), picture(puzzle, fmt="header")
+    assert header.splitlines()[1:] == classic.splitlines()
+    (from_classic,) = parse(classic)
+    (from_header,) = parse(header)
+    assert from_classic == from_header
+    assert {c: set(pair) for c, pair in from_header.endpoints.items()} == {
+        c: set(pair) for c, pair in puzzle.endpoints.items()
+    }
+    assert solve(from_classic).status is solve(from_header).status
 
 
 @given(puzzles().filter(lambda p: p.colours))
@@ -99,7 +160,10 @@ BAD_TEXT = [
     ("R.G\n\nR.G\n", "2:1: blank line inside the board"),
     ("R G\nR.G\n", "1:2: space inside a row"),
     ("3 3\nR.G\nR.G\n", "4:1: the header promises 3 rows, found 2"),
-    ("3 2\nR.G\n1 2 3 4\n", "3:7: row has 4 cells, the header says 3"),
+    ("3 2\n1 . 2\n1 2 3 4\n", "3:7: row has 4 cells, the header says 3"),
+    ("3 2\nR.G\nR.\n", "3:3: row has 2 cells, the header says 3"),
+    ("3 1\n0..\n", "2:1: colour '0' appears once"),
+    ("# a comment\n0 0\n3 1\n0.0\n", "2:1: no puzzle before the end mark"),
     ("3 2\nR.G\nR.G\nxyz\n", "4:1: expected a header line"),
     ("0 3\n", "1:1: board of 0x3 cells has no cells"),
     (f"{MAX_CELLS + 1} 1\n", "1:1: board of 65537x1 is over the size limit"),
