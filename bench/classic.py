@@ -1,6 +1,6 @@
 """Times the 29 classic boards (../shared/puzzles/zucker): per puzzle in-process, and whole CLI runs.
 
-python bench/classic.py [--model label|circuit] [--workers N] [--repeat 3]
+python bench/classic.py [--engine cpsat|cpsat-circuit|...] [--workers N] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from common import print_rows, puzzles, time_command, time_puzzles
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="label")
+    parser.add_argument("--engine", default="cpsat")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=3, help="whole-process runs of the CLI")
     args = parser.parse_args()
     paths = puzzles("zucker")
     began = time.perf_counter()
-    import cpflow.cpsat  # noqa: F401  (import cost reported apart)
+    import cpflow.engines.cpsat  # noqa: F401  (import cost reported apart)
 
-    print(f"import cpflow.cpsat (ortools): {time.perf_counter() - began:.3f} s\n")
-    rows = time_puzzles(paths, model=args.model, workers=args.workers)
+    print(f"import cpflow.engines.cpsat (ortools): {time.perf_counter() - began:.3f} s\n")
+    rows = time_puzzles(paths, engine=args.engine, workers=args.workers)
     print_rows(rows, ["puzzle", "size", "colours", "build", "solve", "total", "status"])
-    command = [sys.executable, "-m", "cpflow", "solve", "--quiet", *map(str, paths)]
+    command = [sys.executable, "-m", "cpflow", "solve", "--quiet", "--engine", args.engine, *map(str, paths)]
     if args.workers:
         command += ["--workers", str(args.workers)]
     seconds, peak = time_command(command, args.repeat)

@@ -23,13 +23,13 @@ def puzzles(folder: str) -> list[Path]:
 
 def time_puzzles(paths: list[Path], progress: bool = False, **options) -> list[dict]:
     """One row per puzzle: size, colours, build/solve/total seconds, status (printed as it goes if asked)."""
-    from cpflow import cpsat
-    from cpflow.formats import load
+    from cpflow.board.formats import load
+    from cpflow.engines.registry import solve
 
     rows = []
     for path in paths:
         (puzzle,) = load(path)
-        result = cpsat.solve(puzzle, **options)
+        result = solve(puzzle, **options)
         rows.append(
             {
                 "puzzle": path.stem,

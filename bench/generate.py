@@ -18,7 +18,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("sizes", nargs="*", default=SIZES)
     args = parser.parse_args()
-    from cpflow.generate import default_colours, generate_many, size_of
+    from cpflow.workflows.generate import default_colours, generate_many, size_of
 
     list(generate_many(4, 4, (2, 3), 1, 0))  # the first solve of a process pays one-off costs: not in the table
     columns = "size, colours asked, colours made, puzzles, seconds, puzzles/s, median s, worst s, covers, repairs"

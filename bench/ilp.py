@@ -25,8 +25,8 @@ def main() -> None:
     parser.add_argument("--solvers", default="cbc,highs")
     parser.add_argument("--connectivity", default="flow,lazy")
     args = parser.parse_args()
-    from cpflow import ilp
-    from cpflow.formats import load
+    from cpflow.board.formats import load
+    from cpflow.engines.registry import solve
 
     paths = sorted(p for p in PROJECT.glob("*.txt") if ".solution" not in p.name) if args.set == "project" else None
     boards = [load(p)[0] for p in paths or puzzles(args.set)]
@@ -39,7 +39,7 @@ def main() -> None:
         cells = []
         for solver, connectivity in columns:
             runs = [
-                ilp.solve(board, mip_solver=solver, connectivity=connectivity, time_limit=args.time_limit)
+                solve(board, f"ilp-{solver}", connectivity=connectivity, time_limit=args.time_limit)
                 for _ in range(args.repeat)
             ]
             seconds = statistics.median(r.seconds for r in runs)

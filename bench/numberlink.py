@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from cpflow.engines import module, solve
-from cpflow.formats import load, parse_solution
-from cpflow.grid import Puzzle
-from cpflow.verify import violations
+from cpflow.board.formats import load, parse_solution
+from cpflow.board.grid import Puzzle
+from cpflow.board.verify import violations
+from cpflow.engines.registry import backend, solve
 
 
 def go_verdicts(binary: str, path: Path, puzzles: list[Puzzle]) -> tuple[list[str], float]:
@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--time-limit", type=float, default=60.0)
     args = parser.parse_args()
-    module("cpsat")  # the import is not a puzzle's time
+    backend("cpsat")  # the import is not a puzzle's time
     print(
         "| file | puzzles | cpflow solved | cpflow unsolvable | cpflow unknown | go solved | go impossible "
         "| agree | cpflow s (in-process) | go s (whole process) |"

@@ -1,6 +1,6 @@
 """Uniqueness proofs against plain solves, per puzzle, in-process (default: the classic set).
 
-python bench/unique.py [--set zucker|large] [--model label|circuit]
+python bench/unique.py [--set zucker|large] [--engine cpsat|cpsat-circuit|...]
 """
 
 from __future__ import annotations
@@ -13,19 +13,19 @@ from common import puzzles
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="zucker")
-    parser.add_argument("--model", default="label")
+    parser.add_argument("--engine", default="cpsat")
     args = parser.parse_args()
-    from cpflow import cpsat
-    from cpflow.formats import load
-    from cpflow.unique import uniqueness
+    from cpflow.board.formats import load
+    from cpflow.engines.registry import solve
+    from cpflow.workflows.unique import uniqueness
 
     print("| puzzle | size | colours | solve s | unique s | ratio | verdict |")
     print("|---|---|---|---|---|---|---|")
     total_solve = total_unique = 0.0
     for path in puzzles(args.set):
         (puzzle,) = load(path)
-        solved = cpsat.solve(puzzle, model=args.model)
-        found = uniqueness(puzzle, model=args.model)
+        solved = solve(puzzle, args.engine)
+        found = uniqueness(puzzle, engine=args.engine)
         total_solve, total_unique = total_solve + solved.seconds, total_unique + found.seconds
         print(
             f"| {path.stem} | {puzzle.width}x{puzzle.height} | {len(puzzle.colours)} | {solved.seconds:.3f} | "

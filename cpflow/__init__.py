@@ -1,30 +1,26 @@
-"""cpflow: a Flow Free / Numberlink solver built on OR-Tools CP-SAT.
+"""cpflow: a Flow Free / Numberlink solver built on OR-Tools CP-SAT, for every kind of board.
 
-Modules
-- grid: the puzzle as a graph (Puzzle, Solution, Cell, Colour)
-- formats: reading and writing puzzles and solutions as text
-- verify: checks a solution against the rules; imports no solver
-- prune: the cells each colour could use, before any model
-- result: Status and SolveResult, shared by every engine
-- cpsat: the CP-SAT engine: builds a formulation, solves, verifies
-- label: the default formulation (one tour, an integer colour per cell)
-- circuit: the reference formulation (one circuit per colour)
-- ilp: the same rules as a 0-1 integer program in PuLP, solved by CBC or HiGHS
-- engines: the engine registry
-- unique: uniqueness proofs and solution counts, on any engine
-- generate: puzzles with a proven unique solution
-- compare: several engines over the same puzzles, for timings
-- batch: many puzzles, in order, on one or several processes
-- inputs: files, globs and directories to puzzles
-- render: terminal, text and JSON output
-- cli: the `cpflow` command
+Parts (imports run one way: faces -> workflows -> engines -> board)
+- board/: the vocabulary, no solver and no printing
+  - grid: the puzzle as a graph (Puzzle, Solution, Node, Cell; shapes, holes, walls,
+    warps, bridge lanes)
+  - paths: walking a graph (reading paths from steps; reachability)
+  - formats: every format, detected; grids (classic, zero, header), levelpack (the
+    game's level lines), native (cpflow's board text), graphjson (JSON graphs)
+  - verify: the rules, checked independently of every engine
+  - errors: one base exception and a few kinds
+- engines/: registry (the Backend protocol, the names, the one place answers are
+  verified), result, prune, cpsat (label and circuit formulations), ilp
+- workflows/: unique (proofs and counts), generate, compare, batch, inputs
+- pictures/: terminal (the board in colour in a terminal)
+- reports, cli: the `cpflow` command's face
 """
 
-from cpflow.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
-from cpflow.formats import load, parse, parse_solution, picture
-from cpflow.grid import Cell, Colour, Puzzle, Solution
-from cpflow.result import SolveResult, Status
-from cpflow.verify import is_solution, violations
+from cpflow.board.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
+from cpflow.board.formats import load, parse, parse_solution, picture
+from cpflow.board.grid import Cell, Colour, Puzzle, Solution
+from cpflow.board.verify import is_solution, violations
+from cpflow.engines.result import SolveResult, Status
 
 __all__ = [
     "Cell",
@@ -50,6 +46,6 @@ __all__ = [
 
 def solve(puzzle: Puzzle, engine: str = "cpsat", **options) -> SolveResult:
     """Solve a puzzle with the named engine; the solution has passed the verifier."""
-    from cpflow.engines import solve as run
+    from cpflow.engines.registry import solve as run
 
     return run(puzzle, engine, **options)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cpflow.grid import Cell, Puzzle, Solution
-from cpflow.verify import violations
+from cpflow.board.grid import Cell, Puzzle, Solution
+from cpflow.board.verify import violations
 
 
 def brute_count(puzzle: Puzzle) -> int:

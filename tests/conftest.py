@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cpflow.formats import load, parse
-from cpflow.grid import Puzzle
+from cpflow.board.formats import load, parse
+from cpflow.board.grid import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

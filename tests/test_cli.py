@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, ZUCKER, needs_zucker, project_puzzles
+from cpflow.board.formats import load, parse_solution
+from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.formats import load, parse_solution
-from cpflow.verify import violations
 
 runner = CliRunner()
 SOLVABLE = project_puzzles()
@@ -152,7 +152,7 @@ def test_the_classic_set_solves_all_28_and_proves_the_29th_unsolvable():
     assert (statuses.count("solved"), statuses.count("unsolvable"), len(statuses)) == (28, 1, 29)
 
 
-@pytest.mark.parametrize("options", [["--jobs", "2"], ["--model", "circuit"], ["--workers", "2"]])
+@pytest.mark.parametrize("options", [["--jobs", "2"], ["--engine", "cpsat-circuit"], ["--workers", "2"]])
 def test_jobs_models_and_workers_give_the_same_statuses_in_input_order(options):
     paths = [SOLVABLE[-1], UNSOLVABLE[0], *SOLVABLE[:2]]
     result = run("solve", "--quiet", *options, *paths)
@@ -164,7 +164,3 @@ def test_jobs_models_and_workers_give_the_same_statuses_in_input_order(options):
         (str(paths[2]), "solved"),
         (str(paths[3]), "solved"),
     ]
-
-
-def test_an_unknown_model_is_a_usage_error():
-    assert run("solve", "--model", "nope", SOLVABLE[0]).exit_code == 2

@@ -5,35 +5,28 @@ from __future__ import annotations
 import pytest
 
 from conftest import board, cells, needs_zucker, project_puzzles, zucker_puzzles
-from cpflow import circuit, cpsat
-from cpflow.engines import ENGINES, supported
-from cpflow.engines import solve as solve_with
-from cpflow.errors import CpflowError, EngineUnavailable
-from cpflow.formats import load, load_solution
-from cpflow.result import Status
-from cpflow.verify import violations
+from cpflow.board.errors import EngineUnavailable
+from cpflow.board.formats import load, load_solution
+from cpflow.board.verify import violations
+from cpflow.engines import circuit, cpsat
+from cpflow.engines.registry import DEFAULT, available, solve
+from cpflow.engines.result import Status
 
-# Every engine, and every CP-SAT formulation as "cpsat:NAME", faces the same tests.
-VARIANTS = [f"cpsat:{name}" for name in cpsat.FORMULATIONS] + [n for n in ENGINES if n != "cpsat" and supported(n)]
+# Every engine of the registry faces the same tests.
+VARIANTS = available()
 engines = pytest.mark.parametrize("engine", VARIANTS)
-# The default formulation faces every puzzle; the others, minutes slower on big boards
+# The default engine faces every puzzle; the others, minutes slower on big boards
 # (the reference circuit model does not finish a 20x20 board in 60 s), face the small ones.
 SMALL = 100  # cells
 
 
 def pairs(paths):
-    """(engine, puzzle file) for every variant, leaving big boards to the default formulation."""
-    default = f"cpsat:{cpsat.DEFAULT}"
+    """(engine, puzzle file) for every engine, leaving big boards to the default one."""
     return pytest.mark.parametrize(
         ("engine", "path"),
-        [(e, p) for e in VARIANTS for p in paths if e == default or cells(p) <= SMALL],
+        [(e, p) for e in VARIANTS for p in paths if e == DEFAULT or cells(p) <= SMALL],
         ids=lambda x: x if isinstance(x, str) else x.stem,
     )
-
-
-def solve(puzzle, engine, **options):
-    name, _, model = engine.partition(":")
-    return solve_with(puzzle, name, **options, **({"model": model} if model else {}))
 
 
 # Solvable only if R's path runs round through the bottom row and so touches itself.
@@ -61,7 +54,7 @@ def test_project_unsolvable_puzzles_are_proven_unsolvable(engine, path):
 @needs_zucker
 @pytest.mark.parametrize(
     ("engine", "path"),
-    [(e, p) for e in VARIANTS for p in zucker_puzzles() if e != "ilp" or cells(p) <= SMALL],
+    [(e, p) for e in VARIANTS for p in zucker_puzzles() if not e.startswith("ilp") or cells(p) <= SMALL],
     ids=lambda x: x if isinstance(x, str) else x.stem,
 )
 def test_classic_set_is_solved_or_proven_unsolvable(engine, path):
@@ -127,8 +120,6 @@ def test_cpsat_takes_extra_solver_parameters():
         cpsat.solve(puzzle, no_such_parameter=1)
 
 
-def test_an_unknown_engine_or_model_is_refused():
+def test_an_unknown_engine_is_refused():
     with pytest.raises(EngineUnavailable, match="'nope' is not available"):
         solve(load(project_puzzles()[0])[0], "nope")
-    with pytest.raises(CpflowError, match="unknown model 'nope'"):
-        solve(load(project_puzzles()[0])[0], "cpsat:nope")

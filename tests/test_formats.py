@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PUZZLES, board, project_puzzles
-from cpflow.engines import solve
-from cpflow.errors import PuzzleFormatError
-from cpflow.formats import MAX_CELLS, load, load_solution, parse, parse_solution, picture
-from cpflow.grid import Puzzle
-from cpflow.result import Status
-from cpflow.verify import violations
+from cpflow.board.errors import PuzzleFormatError
+from cpflow.board.formats import MAX_CELLS, load, load_solution, parse, parse_solution, picture
+from cpflow.board.grid import Puzzle
+from cpflow.board.verify import violations
+from cpflow.engines.registry import solve
+from cpflow.engines.result import Status
 
 CLASSIC = "R.G\n...\nR.G\n"
 
@@ -99,7 +99,7 @@ def puzzles(draw) -> Puzzle:
     pairs = draw(st.integers(1, len(cells) // 2)) if len(cells) >= 2 else 0
     names = draw(st.sampled_from(["letters", "numbers"]))
     colours = [chr(ord("A") + i) if names == "letters" else str(10 + i) for i in range(pairs)]
-    return Puzzle.rectangle(width, height, {c: (chosen[2 * i], chosen[2 * i + 1]) for i, c in enumerate(colours)})
+    return Puzzle.build(width, height, {c: (chosen[2 * i], chosen[2 * i + 1]) for i, c in enumerate(colours)})
 
 
 @st.composite
@@ -109,7 +109,7 @@ def character_puzzles(draw) -> Puzzle:
     cells = [(r, c) for r in range(height) for c in range(width)]
     chosen = draw(st.permutations(cells))
     names = draw(st.lists(st.sampled_from("0123456789RGBa#"), min_size=1, max_size=len(cells) // 2, unique=True))
-    return Puzzle.rectangle(width, height, {c: (chosen[2 * i], chosen[2 * i + 1]) for i, c in enumerate(names)})
+    return Puzzle.build(width, height, {c: (chosen[2 * i], chosen[2 * i + 1]) for i, c in enumerate(names)})
 
 
 @settings(max_examples=60, deadline=None)

@@ -8,12 +8,12 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES
+from cpflow.board.errors import GenerationFailed
+from cpflow.board.formats import load, load_solution, picture
+from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.errors import GenerationFailed
-from cpflow.formats import load, load_solution, picture
-from cpflow.generate import colour_range, cover, default_colours, generate_many, make_unique, size_of
-from cpflow.unique import Verdict, uniqueness
-from cpflow.verify import violations
+from cpflow.workflows.generate import colour_range, cover, default_colours, generate_many, make_unique, size_of
+from cpflow.workflows.unique import Verdict, uniqueness
 
 runner = CliRunner()
 

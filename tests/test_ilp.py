@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from conftest import ZUCKER, board, cells, needs_zucker, project_puzzles
-from cpflow.errors import CpflowError, EngineUnavailable
-from cpflow.formats import load, load_solution
-from cpflow.result import Status
-from cpflow.verify import violations
+from cpflow.board.errors import CpflowError, EngineUnavailable
+from cpflow.board.formats import load, load_solution
+from cpflow.board.verify import violations
+from cpflow.engines.result import Status
 
-ilp = pytest.importorskip("cpflow.ilp", reason="the ilp engine needs pulp")
-import pulp  # noqa: E402  (only after cpflow.ilp, which loads ortools before pulp loads highspy)
+ilp = pytest.importorskip("cpflow.engines.ilp", reason="the ilp engine needs pulp")
+import pulp  # noqa: E402  (only after cpflow.engines.ilp, which loads ortools before pulp loads highspy)
 
 # HiGHS runs only where highspy loads beside ortools (see cpflow/ilp.py); else it is skipped.
 MIP = [
@@ -63,7 +63,7 @@ def test_project_puzzles_are_solved_to_their_stored_solution(mip_solver, path, c
     assert result.status is Status.SOLVED
     assert violations(puzzle, result.solution) == []
     assert result.solution == load_solution(puzzle, path.with_suffix(".solution.txt"))
-    assert result.engine == "ilp" and result.stats["mip_solver"] == mip_solver
+    assert result.engine == f"ilp-{mip_solver}" and result.stats["mip_solver"] == mip_solver
     assert 0 < result.build_seconds < result.seconds
 
 

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import board, needs_zucker, project_puzzles, zucker_puzzles
+from cpflow.board.formats import load, parse_solution
+from cpflow.board.grid import Puzzle
+from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.formats import load, parse_solution
-from cpflow.grid import Puzzle
-from cpflow.unique import Verdict, count, uniqueness
-from cpflow.verify import violations
+from cpflow.workflows.unique import Verdict, count, uniqueness
 
 # Two solutions: the blue and green paths can trade the left and right columns.
 TWO_SOLUTIONS = """
@@ -84,7 +84,7 @@ def tiny_boards(draw) -> Puzzle:
     cells = [(r, c) for r in range(height) for c in range(width)]
     colours = draw(st.integers(2, 4))
     chosen = draw(st.permutations(cells))[: 2 * colours]
-    return Puzzle.rectangle(width, height, {"RGBY"[i]: (chosen[2 * i], chosen[2 * i + 1]) for i in range(colours)})
+    return Puzzle.build(width, height, {"RGBY"[i]: (chosen[2 * i], chosen[2 * i + 1]) for i in range(colours)})
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

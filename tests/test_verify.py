@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import board
-from cpflow.formats import parse_solution
-from cpflow.grid import Solution
-from cpflow.verify import is_solution, violations
+from cpflow.board.formats import parse_solution
+from cpflow.board.grid import Solution
+from cpflow.board.verify import is_solution, violations
 
 PUZZLE = board("""
     RG.
@@ -30,10 +30,10 @@ def test_a_good_solution_has_no_violations():
     ("paths", "expected"),
     [
         ({"R": ((0, 0), (1, 0))}, "colour 'R': path does not run from one endpoint to the other"),
-        ({"R": ((0, 0), (1, 1))}, "colour 'R': (0, 0) and (1, 1) are consecutive but not neighbours"),
-        ({"R": ((0, 0), (1, 0), (1, 1), (1, 0), (1, 1))}, "colour 'R' visits (1, 0) more than once (a loop)"),
+        ({"R": ((0, 0), (1, 1))}, "colour 'R': cell (0, 0) and cell (1, 1) are consecutive but not neighbours"),
+        ({"R": ((0, 0), (1, 0), (1, 1), (1, 0), (1, 1))}, "colour 'R' visits cell (1, 0) more than once (a loop)"),
         ({"R": ((0, 0), (1, 0), (2, 0), (2, 1), (1, 1))}, "cell (2, 0) is used by colours ['B', 'R']"),
-        ({"R": ((0, 0), (0, -1), (1, -1), (1, 0), (1, 1))}, "colour 'R': cell (0, -1) is off the board"),
+        ({"R": ((0, 0), (0, -1), (1, -1), (1, 0), (1, 1))}, "colour 'R': cell (0, -1) is not on the board"),
         ({"Q": ((0, 0), (0, 1))}, "colour 'Q' is not in the puzzle"),
     ],
 )
@@ -59,8 +59,8 @@ def test_a_path_that_touches_itself_is_named():
     """)
     snake = Solution({"R": ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (1, 1), (1, 0), (2, 0))})
     assert violations(puzzle, snake) == [
-        "colour 'R' touches itself at (0, 0) and (1, 0)",
-        "colour 'R' touches itself at (0, 1) and (1, 1)",
-        "colour 'R' touches itself at (1, 1) and (1, 2)",
-        "colour 'R' touches itself at (2, 0) and (2, 1)",
+        "colour 'R' touches itself at cell (0, 0) and cell (1, 0)",
+        "colour 'R' touches itself at cell (0, 1) and cell (1, 1)",
+        "colour 'R' touches itself at cell (1, 1) and cell (1, 2)",
+        "colour 'R' touches itself at cell (2, 0) and cell (2, 1)",
     ]

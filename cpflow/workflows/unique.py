@@ -1,9 +1,9 @@
 """Does a puzzle have exactly one solution? And how many has it?
 
 `uniqueness` solves, then solves again excluding the first answer: a second answer
-means the puzzle is not unique. `count` enumerates distinct solutions up to a limit.
-Both work with any engine whose `solve` takes `exclude`; an engine with a `count` of
-its own (CP-SAT) enumerates in one search.
+means the puzzle is not unique. `count` enumerates distinct solutions up to a limit
+(the registry's `count`: one search on CP-SAT, re-solving with exclusions elsewhere).
+Both work with every engine of the registry, and see only verified solutions.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import enum
 import time
 from dataclasses import dataclass
 
-from cpflow.engines import module, solve
-from cpflow.grid import Cell, Puzzle, Solution
-from cpflow.result import Status
+from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
+from cpflow.engines import registry
+from cpflow.engines.registry import solve
+from cpflow.engines.result import Status
 
 
 class Verdict(enum.StrEnum):
@@ -38,7 +39,7 @@ class Uniqueness:
         if len(self.solutions) < 2:
             return []
         first, second = (s.colour_of() for s in self.solutions)
-        return sorted(cell for cell in first if first[cell] != second[cell])
+        return sorted({cell_of(node) for node in first if first[node] != second[node]})
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Count:
 
 def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None = None, **options) -> Uniqueness:
     """Unique, not unique (with two differing solutions), unsolvable, or unknown."""
-    module(engine)
+    registry.backend(engine)  # imported before the clock starts
     began = time.perf_counter()
     first = solve(puzzle, engine, time_limit=time_limit, **options)
     if first.status is not Status.SOLVED:
@@ -71,16 +72,7 @@ def count(
     puzzle: Puzzle, limit: int = 1000, engine: str = "cpsat", time_limit: float | None = None, **options
 ) -> Count:
     """Distinct solutions up to `limit`; `exact` says whether that is all of them."""
-    engine_module = module(engine)
+    registry.backend(engine)
     began = time.perf_counter()
-    if hasattr(engine_module, "count"):
-        found, status = engine_module.count(puzzle, limit, time_limit=time_limit, **options)
-        return Count(tuple(found), status is Status.SOLVED, time.perf_counter() - began)
-    found: list[Solution] = []
-    while len(found) < limit:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-        result = solve(puzzle, engine, time_limit=left, exclude=found, **options)
-        if result.status is not Status.SOLVED:
-            return Count(tuple(found), result.status is Status.UNSOLVABLE, time.perf_counter() - began)
-        found.append(result.solution)
-    return Count(tuple(found), False, time.perf_counter() - began)
+    found, status = registry.count(puzzle, limit, engine, time_limit=time_limit, **options)
+    return Count(tuple(found), status is Status.SOLVED, time.perf_counter() - began)

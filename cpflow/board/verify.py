@@ -1,16 +1,17 @@
 """Checks a solution against the rules; imports no solver, so it can judge any engine.
 
-The rules: each colour's path joins its two endpoints through orthogonal neighbours;
-no cell is used twice (paths never cross, share a cell or loop); every cell is
-covered; a path never touches itself (two neighbouring cells of one colour are
-consecutive on its path).
+The rules, on the puzzle's graph: each colour's path joins its two endpoints through
+neighbouring nodes; no node is used twice (paths never cross, share a node or loop);
+every node is covered (both lanes of a bridge); a path never touches itself (two
+neighbouring nodes of one colour are consecutive on its path; a bridge's two lanes are
+not neighbours).
 """
 
 from __future__ import annotations
 
 from itertools import pairwise
 
-from cpflow.grid import Colour, Path, Puzzle, Solution
+from cpflow.board.grid import Colour, Path, Puzzle, Solution, describe
 
 
 def is_solution(puzzle: Puzzle, solution: Solution) -> bool:
@@ -37,11 +38,12 @@ def _colour_set_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
 
 def _path_violations(puzzle: Puzzle, colour: Colour, path: Path) -> list[str]:
     """The path stays on the board, steps between neighbours and joins its endpoints."""
-    found = [f"colour {colour!r}: cell {cell} is off the board" for cell in path if cell not in puzzle.neighbours]
+    off = [node for node in path if node not in puzzle.neighbours]
+    found = [f"colour {colour!r}: {describe(node)} is not on the board" for node in off]
     if len(path) < 2 or {path[0], path[-1]} != set(puzzle.endpoints[colour]):
         found.append(f"colour {colour!r}: path does not run from one endpoint to the other")
     found += [
-        f"colour {colour!r}: {a} and {b} are consecutive but not neighbours"
+        f"colour {colour!r}: {describe(a)} and {describe(b)} are consecutive but not neighbours"
         for a, b in pairwise(path)
         if not puzzle.are_neighbours(a, b)
     ]
@@ -49,28 +51,28 @@ def _path_violations(puzzle: Puzzle, colour: Colour, path: Path) -> list[str]:
 
 
 def _sharing_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
-    """Each cell is used exactly once: no crossing, no shared cell, no loop, no gap."""
+    """Each node is used exactly once: no crossing, no shared node, no loop, no gap."""
     owners: dict = {}
     for colour, path in solution.paths.items():
-        for cell in path:
-            owners.setdefault(cell, []).append(colour)
+        for node in path:
+            owners.setdefault(node, []).append(colour)
     found = []
-    for cell, colours in owners.items():
+    for node, colours in owners.items():
         if len(colours) > 1 and len(set(colours)) == 1:
-            found.append(f"colour {colours[0]!r} visits {cell} more than once (a loop)")
+            found.append(f"colour {colours[0]!r} visits {describe(node)} more than once (a loop)")
         elif len(colours) > 1:
-            found.append(f"cell {cell} is used by colours {sorted(set(colours))}")
-    found += [f"cell {cell} is not covered" for cell in puzzle.cells if cell not in owners]
+            found.append(f"{describe(node)} is used by colours {sorted(set(colours))}")
+    found += [f"{describe(node)} is not covered" for node in puzzle.nodes if node not in owners]
     return found
 
 
 def _self_touch_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
-    """Two neighbouring cells of one colour must be consecutive on that colour's path."""
+    """Two neighbouring nodes of one colour must be consecutive on that colour's path."""
     colour_of = solution.colour_of()
     steps = {frozenset(pair) for path in solution.paths.values() for pair in pairwise(path)}
     return [
-        f"colour {colour_of[a]!r} touches itself at {a} and {b}"
-        for a in puzzle.cells
+        f"colour {colour_of[a]!r} touches itself at {describe(a)} and {describe(b)}"
+        for a in puzzle.nodes
         for b in puzzle.neighbours[a]
         if a < b and colour_of[a] == colour_of[b] and frozenset((a, b)) not in steps
     ]

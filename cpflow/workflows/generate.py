@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from random import Random
 
-from cpflow.errors import GenerationFailed, InvalidSolution
-from cpflow.formats import picture
-from cpflow.grid import Cell, Path, Puzzle, Solution
-from cpflow.unique import Verdict, uniqueness
-from cpflow.verify import violations
+from cpflow.board.errors import GenerationFailed, InvalidSolution
+from cpflow.board.formats import picture
+from cpflow.board.grid import Cell, Path, Puzzle, Solution
+from cpflow.board.verify import violations
+from cpflow.workflows.unique import Verdict, uniqueness
 
 TRIES = 1000  # random Hamiltonian paths per cover, and covers per puzzle, before giving up
 TILE = 14  # side of the tiles a cover's first paths are made in
@@ -275,7 +275,7 @@ def board(width: int, height: int, paths: list[Path]) -> tuple[Puzzle, Solution]
     oriented = sorted(path if path[0] < path[-1] else path[::-1] for path in paths)
     names = NAMES if len(oriented) <= len(NAMES) else [str(i) for i in range(1, len(oriented) + 1)]
     solution = Solution({names[i]: path for i, path in enumerate(oriented)})
-    puzzle = Puzzle.rectangle(width, height, {k: (p[0], p[-1]) for k, p in solution.paths.items()})
+    puzzle = Puzzle.build(width, height, {k: (p[0], p[-1]) for k, p in solution.paths.items()})
     found = violations(puzzle, solution)
     if found:
         raise InvalidSolution("generate", found)

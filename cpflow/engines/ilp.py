@@ -1,7 +1,7 @@
 """The ILP engine: the puzzle as a 0-1 integer program in PuLP, solved by CBC or HiGHS.
 
-See models/ilp.md. Each colour k has a binary `x[k, u]` per cell it may use and a
-binary `edge[k, a, b]` per pair of neighbouring cells it may join; degree constraints
+See models/ilp.md. Each colour k has a binary `x[k, u]` per node it may use and a
+binary `edge[k, a, b]` per pair of neighbouring nodes it may join; degree constraints
 make each colour a path from its start to its end plus, perhaps, loops of its own.
 Loops are ruled out either by a single-commodity flow from the starts (`"flow"`,
 complete on its own) or by cuts added after each solve that found some (`"lazy"`).
@@ -20,10 +20,11 @@ from pathlib import Path
 import ortools.sat.python.cp_model_helper  # noqa: F401, I001
 import pulp
 
-from cpflow.errors import CpflowError, EngineUnavailable
-from cpflow.grid import RING_SHAPES, Cell, Colour, Puzzle, Solution, rings
-from cpflow.prune import domains, impossibility
-from cpflow.result import SolveResult, Status, checked
+from cpflow.board.errors import CpflowError, EngineUnavailable
+from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
+from cpflow.board.paths import reach, walk
+from cpflow.engines.prune import domains, impossibility
+from cpflow.engines.result import SolveResult, Status
 
 Value = Callable[[pulp.LpVariable], float]  # the value a solved model gives a variable
 MIP_SOLVERS = ("cbc", "highs")
@@ -42,48 +43,48 @@ STATUS = {
 
 
 class IlpVars:
-    """The model's binaries, named by colour index and cell so that LP and MPS files accept them."""
+    """The model's binaries, named by colour index and node so that LP and MPS files accept them."""
 
-    def __init__(self, prob: pulp.LpProblem, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Cell]]):
+    def __init__(self, prob: pulp.LpProblem, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Node]]):
         self.puzzle, self.domains = puzzle, colour_domains
         self.reason: str | None = impossibility(puzzle, colour_domains)
-        self.x: dict[tuple[Colour, Cell], pulp.LpVariable] = {}
-        self.edge: dict[tuple[Colour, Cell, Cell], pulp.LpVariable] = {}
-        self.flow: dict[tuple[Cell, Cell], pulp.LpVariable] = {}
-        for i, (colour, cells) in enumerate(colour_domains.items()):
-            for a in sorted(cells):
+        self.x: dict[tuple[Colour, Node], pulp.LpVariable] = {}
+        self.edge: dict[tuple[Colour, Node, Node], pulp.LpVariable] = {}
+        self.flow: dict[tuple[Node, Node], pulp.LpVariable] = {}
+        for i, (colour, nodes) in enumerate(colour_domains.items()):
+            for a in sorted(nodes):
                 if a not in puzzle.endpoints[colour]:
-                    self.x[colour, a] = prob.add_variable(f"x_{i}_{_name(a)}", cat=pulp.LpBinary)
+                    self.x[colour, a] = prob.add_variable(f"x_{i}_{tag(a)}", cat=pulp.LpBinary)
                 for b in puzzle.neighbours[a]:
-                    if b in cells and a < b:
-                        name = f"edge_{i}_{_name(a)}_{_name(b)}"
+                    if b in nodes and a < b:
+                        name = f"edge_{i}_{tag(a)}_{tag(b)}"
                         self.edge[colour, a, b] = prob.add_variable(name, cat=pulp.LpBinary)
 
-    def covers(self, colour: Colour, cell: Cell) -> pulp.LpVariable | int:
-        """'cell has this colour': a binary, or the constant 1 at the colour's own endpoints."""
-        return self.x.get((colour, cell), 1)
+    def covers(self, colour: Colour, node: Node) -> pulp.LpVariable | int:
+        """'node has this colour': a binary, or the constant 1 at the colour's own endpoints."""
+        return self.x.get((colour, node), 1)
 
-    def edges_at(self, colour: Colour, cell: Cell) -> list[pulp.LpVariable]:
+    def edges_at(self, colour: Colour, node: Node) -> list[pulp.LpVariable]:
         return [
-            self.edge[key] for b in self.puzzle.neighbours[cell] if (key := _edge_key(colour, cell, b)) in self.edge
+            self.edge[key] for b in self.puzzle.neighbours[node] if (key := _edge_key(colour, node, b)) in self.edge
         ]
 
-    def joined(self, a: Cell, b: Cell) -> list[tuple[Colour, pulp.LpVariable]]:
+    def joined(self, a: Node, b: Node) -> list[tuple[Colour, pulp.LpVariable]]:
         """The edge binaries of every colour between neighbours a and b."""
         found = ((k, _edge_key(k, a, b)) for k in self.domains)
         return [(k, self.edge[key]) for k, key in found if key in self.edge]
 
     def same_as(self, solution: Solution) -> list[pulp.LpVariable]:
-        """Binaries all 1 exactly when each non-endpoint cell has its colour in `solution`.
+        """Binaries all 1 exactly when each non-endpoint node has its colour in `solution`.
 
         The colouring fixes the paths (a path cannot touch itself), so
         `lpSum(same_as(s)) <= len(same_as(s)) - 1` excludes exactly the solution s.
         """
-        return [self.x[k, cell] for k, path in solution.paths.items() for cell in path[1:-1]]
+        return [self.x[k, node] for k, path in solution.paths.items() for node in path[1:-1]]
 
-    def steps(self, value: Value) -> dict[Cell, list[Cell]]:
-        """Each cell's neighbours joined to it in the answer, whatever the colour."""
-        nxt: dict[Cell, list[Cell]] = {cell: [] for cell in self.puzzle.cells}
+    def steps(self, value: Value) -> dict[Node, list[Node]]:
+        """Each node's neighbours joined to it in the answer, whatever the colour."""
+        nxt: dict[Node, list[Node]] = {node: [] for node in self.puzzle.nodes}
         for (_, a, b), var in self.edge.items():
             if value(var) > 0.5:
                 nxt[a].append(b)
@@ -92,81 +93,56 @@ class IlpVars:
 
     def extract(self, value: Value) -> Solution:
         """The paths, read by walking the joined edges from each colour's start."""
-        nxt = self.steps(value)
-        paths = {}
-        for colour, (start, end) in self.puzzle.endpoints.items():
-            path = [start]
-            while path[-1] != end and len(path) <= len(self.puzzle.cells):
-                ahead = [c for c in nxt[path[-1]] if len(path) < 2 or c != path[-2]]
-                if not ahead:
-                    break  # a broken answer: the verifier will say what is wrong
-                path.append(ahead[0])
-            paths[colour] = tuple(path)
-        return Solution(paths)
+        return walk(self.puzzle, self.steps(value))
 
-    def loops(self, value: Value) -> list[frozenset[Cell]]:
-        """The cells of each loop in the answer: joined cells that no path from an endpoint reaches."""
+    def loops(self, value: Value) -> list[frozenset[Node]]:
+        """The nodes of each loop in the answer: joined nodes that no path from an endpoint reaches."""
         nxt = self.steps(value)
-        seen = set(self.puzzle.endpoint_colour())
-        _reach(nxt, list(seen), seen)
+        seen = reach(self.puzzle.endpoint_colour(), nxt)
         found = []
-        for cell in self.puzzle.cells:
-            if cell not in seen and nxt[cell]:
-                loop = {cell}
-                _reach(nxt, [cell], loop)
+        for node in self.puzzle.nodes:
+            if node not in seen and nxt[node]:
+                loop = reach([node], nxt)
                 seen |= loop
                 found.append(frozenset(loop))
         return found
 
 
-def _name(cell: Cell) -> str:
-    return f"{cell[0]}_{cell[1]}"
-
-
-def _edge_key(colour: Colour, a: Cell, b: Cell) -> tuple[Colour, Cell, Cell]:
+def _edge_key(colour: Colour, a: Node, b: Node) -> tuple[Colour, Node, Node]:
     return (colour, a, b) if a < b else (colour, b, a)
 
 
-def _reach(nxt: dict[Cell, list[Cell]], stack: list[Cell], seen: set[Cell]) -> None:
-    """Adds to `seen` every cell joined, step by step, to a cell on the stack."""
-    while stack:
-        for b in nxt[stack.pop()]:
-            if b not in seen:
-                seen.add(b)
-                stack.append(b)
-
-
 def add_one_colour_per_cell(prob: pulp.LpProblem, v: IlpVars) -> None:
-    """Every cell is covered by exactly one path (an endpoint's colour is fixed: it has no binary)."""
+    """Every node is covered by exactly one path (an endpoint's colour is fixed: it has no binary)."""
     owner = v.puzzle.endpoint_colour()
-    for cell in v.puzzle.cells:
-        if cell not in owner:
-            prob += pulp.lpSum(v.x[k, cell] for k in v.domains if (k, cell) in v.x) == 1, f"colour_{_name(cell)}"
+    for node in v.puzzle.nodes:
+        if node not in owner:
+            prob += pulp.lpSum(v.x[k, node] for k in v.domains if (k, node) in v.x) == 1, f"colour_{tag(node)}"
 
 
 def add_degrees(prob: pulp.LpProblem, v: IlpVars) -> None:
     """A path leaves its endpoints once and passes through its other cells: degree 1 and 2."""
-    for i, (colour, cells) in enumerate(v.domains.items()):
-        for cell in sorted(cells):
-            degree = 1 if cell in v.puzzle.endpoints[colour] else 2 * v.covers(colour, cell)
-            prob += pulp.lpSum(v.edges_at(colour, cell)) == degree, f"degree_{i}_{_name(cell)}"
+    for i, (colour, nodes) in enumerate(v.domains.items()):
+        for node in sorted(nodes):
+            degree = 1 if node in v.puzzle.endpoints[colour] else 2 * v.covers(colour, node)
+            prob += pulp.lpSum(v.edges_at(colour, node)) == degree, f"degree_{i}_{tag(node)}"
 
 
 def add_no_self_touch(prob: pulp.LpProblem, v: IlpVars) -> None:
-    """Two neighbouring cells of one colour are consecutive on its path."""
+    """Two neighbouring nodes of one colour are consecutive on its path."""
     for (colour, a, b), edge in v.edge.items():
         prob += v.covers(colour, a) + v.covers(colour, b) - 1 <= edge, f"touch_{edge.name}"
 
 
 def add_ring_limits(prob: pulp.LpProblem, v: IlpVars) -> None:
-    """Round a 2x2 block of cells at most 2 sides are joined (redundant, but it tightens the LP a lot).
+    """Round a triangle or a 2x2 block at most all but 2 sides are joined (redundant, but it tightens the LP a lot).
 
-    3 joined sides would leave the cells of the fourth side neighbours of one colour that
-    are not consecutive, which no-self-touch forbids; 4 would be a loop.
+    One side fewer would leave the ends neighbours of one colour that are not
+    consecutive, which no-self-touch forbids; every side would be a loop.
     """
-    for ring in rings(v.puzzle, RING_SHAPES[:1]):
+    for ring in rings(v.puzzle, longest=4):
         sides = [e for a, b in zip(ring, ring[1:] + ring[:1], strict=True) for _, e in v.joined(a, b)]
-        prob += pulp.lpSum(sides) <= 2, f"ring_{_name(ring[0])}"
+        prob += pulp.lpSum(sides) <= len(ring) - 2, f"ring_{len(ring)}_{tag(ring[0])}"
 
 
 def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:
@@ -177,34 +153,34 @@ def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:
     """
     starts = {pair[0] for pair in v.puzzle.endpoints.values()}
     ends = {pair[1] for pair in v.puzzle.endpoints.values()}
-    for a in v.puzzle.cells:
+    for a in v.puzzle.nodes:
         for b in v.puzzle.neighbours[a]:
             edges = v.joined(a, b)
             if edges and b not in starts and a not in ends:
-                var = v.flow[a, b] = prob.add_variable(f"flow_{_name(a)}_{_name(b)}", lowBound=0)
+                var = v.flow[a, b] = prob.add_variable(f"flow_{tag(a)}_{tag(b)}", lowBound=0)
                 prob += var <= pulp.lpSum((len(v.domains[k]) - 1) * e for k, e in edges), f"carry_{var.name}"
-    net: dict[Cell, list] = {cell: [] for cell in v.puzzle.cells}
+    net: dict[Node, list] = {node: [] for node in v.puzzle.nodes}
     for (a, b), var in v.flow.items():
         net[b].append(var)
         net[a].append(-var)
-    for cell, terms in net.items():
-        if cell not in starts:
-            prob += pulp.lpSum(terms) == 1, f"feed_{_name(cell)}"
+    for node, terms in net.items():
+        if node not in starts:
+            prob += pulp.lpSum(terms) == 1, f"feed_{tag(node)}"
 
 
-def add_loop_cuts(prob: pulp.LpProblem, v: IlpVars, loops: list[frozenset[Cell]]) -> None:
-    """The cells of a loop found in an answer are never again joined into a loop.
+def add_loop_cuts(prob: pulp.LpProblem, v: IlpVars, loops: list[frozenset[Node]]) -> None:
+    """The nodes of a loop found in an answer are never again joined into a loop.
 
-    Paths form a forest, so any set S of cells has at most |S| - 1 joined edges inside
+    Paths form a forest, so any set S of nodes has at most |S| - 1 joined edges inside
     it, whatever their colours; a loop on S has |S|.
     """
     for loop in loops:
         inside = [e for a in loop for b in v.puzzle.neighbours[a] if b in loop and a < b for _, e in v.joined(a, b)]
-        prob += pulp.lpSum(inside) <= len(loop) - 1, f"loop_{_name(min(loop))}_{len(loop)}"  # a cut loop never returns
+        prob += pulp.lpSum(inside) <= len(loop) - 1, f"loop_{tag(min(loop))}_{len(loop)}"  # a cut loop never returns
 
 
 def add_exclusions(prob: pulp.LpProblem, v: IlpVars, exclude: Sequence[Solution]) -> None:
-    """None of the excluded solutions may be returned: some cell takes another colour."""
+    """None of the excluded solutions may be returned: some node takes another colour."""
     for n, solution in enumerate(exclude):
         same = v.same_as(solution)
         prob += pulp.lpSum(same) <= len(same) - 1, f"exclude_{n}"
@@ -231,6 +207,11 @@ def build(puzzle: Puzzle, connectivity: str = DEFAULT_CONNECTIVITY) -> tuple[pul
     if connectivity == "flow":
         add_flow(prob, v)
     return prob, v
+
+
+def available(mip_solver: str = "cbc") -> bool:
+    """Whether PuLP can run the MIP solver here."""
+    return mip_solver in available_mip_solvers()
 
 
 def available_mip_solvers() -> tuple[str, ...]:
@@ -281,8 +262,7 @@ def solve(
         deadline = None if time_limit is None else began + time_limit
         status = _solve_rounds(prob, v, stats, lambda left: _mip(mip_solver, left, workers, params), deadline)
     solution = v.extract(_value) if status is Status.SOLVED else None
-    result = SolveResult(status, solution, time.perf_counter() - began, built - began, "ilp", stats)
-    return checked(puzzle, result)
+    return SolveResult(status, solution, time.perf_counter() - began, built - began, f"ilp-{mip_solver}", stats)
 
 
 def _solve_rounds(
@@ -316,8 +296,8 @@ def status_of(prob: pulp.LpProblem, timed: bool) -> Status:
     return status
 
 
-def export(puzzle: Puzzle, path: str | Path) -> None:
-    """Writes the model as an .lp or .mps file, chosen by the suffix.
+def export(puzzle: Puzzle, path: str | Path, mip_solver: str = "cbc") -> None:
+    """Writes the model as an .lp or .mps file, chosen by the suffix (the same for every `mip_solver`).
 
     The file holds the flow formulation, which is complete on its own: the lazy one would
     lack the loop cuts that only its re-solve loop adds. Variables are named by colour

@@ -6,9 +6,9 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
-from cpflow.engines import solve
-from cpflow.grid import Puzzle
-from cpflow.result import SolveResult
+from cpflow.board.grid import Puzzle
+from cpflow.engines.registry import solve
+from cpflow.engines.result import SolveResult
 
 
 def solve_all(puzzles: Sequence[Puzzle], jobs: int = 1, **options) -> Iterator[SolveResult]:

@@ -1,61 +1,60 @@
-"""The label formulation: one circuit through every cell, an integer colour label per cell.
+"""The label formulation: one circuit through every node, an integer colour label per node.
 
 See models/label.md. Arcs `arc[u, w]` between neighbours and fixed closing arcs from
-each colour's end to the next colour's start form one tour through every cell, so no
-path can close a loop of its own. Each cell has one integer `label[u]`, the index of
+each colour's end to the next colour's start form one tour through every node, so no
+path can close a loop of its own. Each node has one integer `label[u]`, the index of
 its colour; an arc copies the label, and two neighbours joined by no arc must differ.
-The model grows with the number of cells and edges only, not with cells x colours.
+The model grows with the number of nodes and edges only, not with nodes x colours.
 """
 
 from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from cpflow.grid import Cell, Colour, Puzzle, Solution, rings
-from cpflow.prune import domains, impossibility
+from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
+from cpflow.board.paths import walk
+from cpflow.engines.prune import domains, impossibility
 
 
 class LabelVars:
     """The tour's arcs and the cells' colour labels."""
 
-    def __init__(self, model: cp_model.CpModel, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Cell]]):
+    def __init__(self, model: cp_model.CpModel, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Node]]):
         self.puzzle = puzzle
         self.reason: str | None = impossibility(puzzle, colour_domains)
-        self.label: dict[Cell, cp_model.IntVar] = {}
-        self.arc: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
+        self.label: dict[Node, cp_model.IntVar] = {}
+        self.arc: dict[tuple[Node, Node], cp_model.IntVar] = {}
         if self.reason:
             return  # some cell may have no colour left: build nothing
         number = {colour: i for i, colour in enumerate(puzzle.colours)}
         owner = puzzle.endpoint_colour()
         self.colours = {
-            cell: {number[k] for k, cells in colour_domains.items() if cell in cells} for cell in puzzle.cells
+            node: {number[k] for k, nodes in colour_domains.items() if node in nodes} for node in puzzle.nodes
         }
-        for cell, colour in owner.items():
-            self.colours[cell] = {number[colour]}
+        for node, colour in owner.items():
+            self.colours[node] = {number[colour]}
         self.label = {
-            cell: model.new_int_var_from_domain(
-                cp_model.Domain.from_values(sorted(values)), f"label_{cell[0]}_{cell[1]}"
-            )
-            for cell, values in self.colours.items()
+            node: model.new_int_var_from_domain(cp_model.Domain.from_values(sorted(values)), f"label_{tag(node)}")
+            for node, values in self.colours.items()
         }
         starts = {pair[0] for pair in puzzle.endpoints.values()}
         ends = {pair[1] for pair in puzzle.endpoints.values()}
         for u, values in self.colours.items():
             for w in puzzle.neighbours[u]:
                 if u not in ends and w not in starts and not values.isdisjoint(self.colours[w]):
-                    self.arc[u, w] = model.new_bool_var(f"arc_{u[0]}_{u[1]}_{w[0]}_{w[1]}")
+                    self.arc[u, w] = model.new_bool_var(f"arc_{tag(u)}_{tag(w)}")
 
     def make_joined(self, model: cp_model.CpModel) -> None:
         """`joined[u, w]` (u < w): a path steps between u and w, in either direction."""
-        self.joined: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
+        self.joined: dict[tuple[Node, Node], cp_model.IntVar] = {}
         for u, w in self.arc:
             if u < w or (w, u) not in self.arc:
                 key = (u, w) if u < w else (w, u)
-                joined = model.new_bool_var(f"joined_{key[0][0]}_{key[0][1]}_{key[1][0]}_{key[1][1]}")
+                joined = model.new_bool_var(f"joined_{tag(key[0])}_{tag(key[1])}")
                 model.add(sum(self.steps(*key)) == joined)
                 self.joined[key] = joined
 
-    def steps(self, u: Cell, w: Cell) -> list[cp_model.IntVar]:
+    def steps(self, u: Node, w: Node) -> list[cp_model.IntVar]:
         """The arcs between u and w, in either direction, that the model has."""
         return [self.arc[key] for key in ((u, w), (w, u)) if key in self.arc]
 
@@ -65,19 +64,12 @@ class LabelVars:
 
     def extract(self, solver: cp_model.CpSolver) -> Solution:
         """The paths, read by following the true arcs from each colour's start."""
-        succ = {u: w for (u, w), lit in self.arc.items() if solver.boolean_value(lit)}
-        paths = {}
-        for colour, (start, end) in self.puzzle.endpoints.items():
-            path = [start]
-            while path[-1] != end and len(path) <= len(succ) + 1:
-                path.append(succ[path[-1]])
-            paths[colour] = tuple(path)
-        return Solution(paths)
+        return walk(self.puzzle, {u: (w,) for (u, w), lit in self.arc.items() if solver.boolean_value(lit)})
 
 
 def add_tour(model: cp_model.CpModel, v: LabelVars) -> None:
-    """Every cell lies on one path; paths close into one tour, so no path can loop."""
-    index = {cell: i for i, cell in enumerate(v.puzzle.cells)}
+    """Every node lies on one path; paths close into one tour, so no path can loop."""
+    index = {node: i for i, node in enumerate(v.puzzle.nodes)}
     arcs = [(index[a], index[b], lit) for (a, b), lit in v.arc.items()]
     pairs = list(v.puzzle.endpoints.values())
     true = model.new_constant(1)
@@ -104,16 +96,16 @@ def add_no_self_touch(model: cp_model.CpModel, v: LabelVars) -> None:
 def add_degrees(model: cp_model.CpModel, v: LabelVars) -> None:
     """Redundant: an endpoint is joined to one neighbour, any other cell to two."""
     owner = v.puzzle.endpoint_colour()
-    touching: dict[Cell, list] = {}
+    touching: dict[Node, list] = {}
     for (u, w), joined in v.joined.items():
         touching.setdefault(u, []).append(joined)
         touching.setdefault(w, []).append(joined)
-    for cell in v.puzzle.cells:
-        model.add(sum(touching.get(cell, [])) == (1 if cell in owner else 2))
+    for node in v.puzzle.nodes:
+        model.add(sum(touching.get(node, [])) == (1 if node in owner else 2))
 
 
 def add_ring_limits(model: cp_model.CpModel, v: LabelVars) -> None:
-    """Redundant: a path takes at most all but two sides of a ring round a 2x2, 2x3 or 3x2 block.
+    """Redundant: a path takes at most all but two sides of a short cycle (`rings`).
 
     Taking all but one side would leave the ring's two ends neighbours of one colour
     that are not consecutive: a path touching itself.

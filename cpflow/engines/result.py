@@ -5,9 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from cpflow.errors import InvalidSolution
-from cpflow.grid import Puzzle, Solution
-from cpflow.verify import violations
+from cpflow.board.grid import Solution
 
 
 class Status(enum.StrEnum):
@@ -24,18 +22,9 @@ class SolveResult:
     solution: Solution | None
     seconds: float  # build + solve
     build_seconds: float
-    engine: str
+    engine: str  # the registry name, e.g. "cpsat" or "ilp-highs"
     stats: dict = field(default_factory=dict)
 
     @property
     def solve_seconds(self) -> float:
         return self.seconds - self.build_seconds
-
-
-def checked(puzzle: Puzzle, result: SolveResult) -> SolveResult:
-    """The result, once its solution (if any) has passed the verifier; else InvalidSolution."""
-    if result.solution is not None:
-        found = violations(puzzle, result.solution)
-        if found:
-            raise InvalidSolution(result.engine, found)
-    return result

@@ -1,6 +1,5 @@
-"""Reading and writing puzzles and solutions as text.
+"""The rectangular text grids: the classic grid, the zero grid and the header stream.
 
-Formats (`FORMATS`), told apart automatically unless one is named:
 - classic: one line per row, `.` an empty cell, any other printable character a
   colour endpoint that appears exactly twice;
 - zero: the same grid with `0` for an empty cell (chosen for files with no `.` and
@@ -20,15 +19,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
-from cpflow.errors import PuzzleFormatError
-from cpflow.grid import Cell, Colour, Puzzle, Solution
+from cpflow.board.errors import PuzzleFormatError
+from cpflow.board.grid import Cell, Colour, Puzzle, Solution
 
-FORMATS = ("auto", "classic", "zero", "header")
+GRID_FORMATS = ("classic", "zero", "header")
 MAX_SIDE = 1024
 MAX_CELLS = 65_536  # e.g. 256 x 256; CP-SAT models beyond this do not fit in memory
-MAX_BYTES = 4 * 1024 * 1024
 EMPTY = {"classic": {"."}, "zero": {"0", "."}, "tokens": {".", "-", "0"}}
 HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
 END = re.compile(r"\s*0+\s+0+\s*$")  # the stream's end mark, `0 0`
@@ -46,56 +43,8 @@ class Token:
 Grid = list[list[Token]]
 
 
-def load(path: str | Path, fmt: str = "auto") -> list[Puzzle]:
-    """The puzzles in a file (one, or several in the header format)."""
-    source = str(path)
-    return parse(read_text(Path(path)), source, fmt)
-
-
-def read_text(path: Path) -> str:
-    """A file's text, refusing what is missing, a directory, too large or not text."""
-    source = str(path)
-    if not path.exists():
-        raise PuzzleFormatError(source, 1, 1, "no such file")
-    if path.is_dir():
-        raise PuzzleFormatError(source, 1, 1, "is a directory, not a puzzle file")
-    if path.stat().st_size > MAX_BYTES:
-        raise PuzzleFormatError(source, 1, 1, f"file is larger than the limit of {MAX_BYTES} bytes")
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise PuzzleFormatError(source, 1, 1, f"cannot read: {error.strerror}") from None
-    return decode(data, source)
-
-
-def decode(data: bytes, source: str) -> str:
-    """UTF-8 text without control characters, else an error at the first bad byte."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line, col = _position(data[: error.start].decode("utf-8", "replace"))
-        raise PuzzleFormatError(source, line, col, "not a text file (undecodable byte)") from None
-    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text)
-    if bad:
-        line, col = _position(text[: bad.start()])
-        raise PuzzleFormatError(source, line, col, f"not a text file (control character {bad.group()!r})")
-    return text
-
-
-def _position(prefix: str) -> tuple[int, int]:
-    """1-based line and column just after `prefix`."""
-    return prefix.count("\n") + 1, len(prefix) - (prefix.rfind("\n") + 1) + 1
-
-
-def parse(text: str, source: str = "<text>", fmt: str = "auto") -> list[Puzzle]:
-    """The puzzles written in `text`; `source` names it in error messages."""
-    grids = read_grids(text, source, fmt)
-    names = [source] if len(grids) == 1 else [f"{source}#{i}" for i in range(1, len(grids) + 1)]
-    return [puzzle_from_grid(grid, source, name) for grid, name in zip(grids, names, strict=True)]
-
-
-def detect(lines: list[str]) -> str:
-    """The format of a text: header if it opens with `W H` (after any `#` comments), else classic.
+def detect_grid(lines: list[str]) -> str:
+    """Header if the text opens with `W H` (after any `#` comments), else classic.
 
     Zero when there is no `.` and `0` stands other than exactly twice: two `0`s are
     read as a colour's endpoints, never dropped as empty cells.
@@ -108,14 +57,9 @@ def detect(lines: list[str]) -> str:
     return "classic"
 
 
-def read_grids(text: str, source: str, fmt: str = "auto") -> list[Grid]:
-    """The boards of a text as grids of tokens, checked to be rectangular."""
-    if fmt not in FORMATS:
-        raise PuzzleFormatError(source, 1, 1, f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+def read_grids(text: str, source: str, fmt: str) -> list[Grid]:
+    """The boards of a text in one of the grid formats, as grids of tokens checked to be rectangular."""
     lines = text.splitlines()
-    if not any(line.strip() for line in lines):
-        raise PuzzleFormatError(source, 1, 1, "empty file: no puzzle in it")
-    fmt = detect(lines) if fmt == "auto" else fmt
     if fmt == "header":
         return _header_grids(lines, source)
     return [_plain_grid(lines, source, EMPTY[fmt])]
@@ -230,7 +174,7 @@ def puzzle_from_grid(grid: Grid, source: str, name: str = "") -> Puzzle:
     if not seen:
         raise PuzzleFormatError(source, grid[0][0].line, 1, "no colours: the board has no endpoints")
     endpoints = {colour: (pair[0], pair[1]) for colour, pair in cells.items()}
-    return Puzzle.rectangle(len(grid[0]), len(grid), endpoints, name or source)
+    return Puzzle.build(len(grid[0]), len(grid), endpoints, name=name or source)
 
 
 def _count_error(source: str, token: Token, count: int) -> PuzzleFormatError:
@@ -240,61 +184,24 @@ def _count_error(source: str, token: Token, count: int) -> PuzzleFormatError:
     )
 
 
-def picture(puzzle: Puzzle, solution: Solution | None = None, fmt: str = "auto") -> str:
-    """The board as text: endpoints (and the solution's paths, if given) by colour name.
-
-    `classic` writes the rows alone; `header` writes the `W H` line first, then
-    character rows where the colours allow, else aligned tokens; `auto` is classic for
-    one-character colours, else header, so that `parse(picture(p)) == [p]`.
-    """
-    body = "\n".join(rows(puzzle, solution)) + "\n"
-    classic = fmt == "classic" or (fmt == "auto" and _is_single_characters(puzzle))
-    return body if classic else f"{puzzle.width} {puzzle.height}\n{body}"
-
-
-def rows(puzzle: Puzzle, solution: Solution | None = None) -> list[str]:
-    """The board's rows as text, without any header line: characters where the colours allow, else tokens."""
+def grid_rows(puzzle: Puzzle, solution: Solution | None = None) -> list[str]:
+    """A plain board's rows as text, without any header line: characters where the colours allow, else tokens."""
     colour_of = solution.colour_of() if solution else {}
     colour_of.update(puzzle.endpoint_colour())
-    grid = [[colour_of.get((r, c), ".") for c in range(puzzle.width)] for r in range(puzzle.height)]
+    grid = [[colour_of.get(cell, ".") for cell in row] for row in puzzle.array()]
     if _is_single_characters(puzzle):
         return ["".join(row) for row in grid]
     size = max(len(colour) for colour in puzzle.colours)
     return [" ".join(cell.rjust(size) for cell in row) for row in grid]
 
 
+def grid_text(puzzle: Puzzle, solution: Solution | None = None, fmt: str = "auto") -> str:
+    """A plain board as text: `classic` the rows alone, `header` a `W H` line first; `auto`
+    is classic for one-character colours, else header (tokens), so that it reads back the same."""
+    body = "\n".join(grid_rows(puzzle, solution)) + "\n"
+    classic = fmt == "classic" or (fmt == "auto" and _is_single_characters(puzzle))
+    return body if classic else f"{puzzle.width} {puzzle.height}\n{body}"
+
+
 def _is_single_characters(puzzle: Puzzle) -> bool:
     return all(len(colour) == 1 for colour in puzzle.colours) and "." not in puzzle.colours
-
-
-def parse_solution(puzzle: Puzzle, text: str, source: str = "<text>") -> Solution:
-    """A solution written as a fully coloured grid (as `picture` writes it).
-
-    Each path is read by walking from the colour's first endpoint through cells of
-    its colour; a grid that breaks the rules gives paths the verifier will reject.
-    """
-    lines = text.splitlines()
-    fmt = "header" if detect(lines) == "header" else "classic"
-    grid = read_grids(text, source, fmt)[0]
-    if (len(grid[0]), len(grid)) != (puzzle.width, puzzle.height):
-        raise PuzzleFormatError(
-            source, 1, 1, f"solution is {len(grid[0])}x{len(grid)}, the puzzle {puzzle.width}x{puzzle.height}"
-        )
-    colour_of = {(r, c): token.text for r, row in enumerate(grid) for c, token in enumerate(row)}
-    return Solution({colour: _walk(puzzle, colour, colour_of) for colour in puzzle.colours})
-
-
-def _walk(puzzle: Puzzle, colour: Colour, colour_of: dict[Cell, str | None]) -> tuple[Cell, ...]:
-    start, end = puzzle.endpoints[colour]
-    path, seen = [start], {start}
-    while path[-1] != end:
-        step = [n for n in puzzle.neighbours[path[-1]] if colour_of.get(n) == colour and n not in seen]
-        if not step:
-            break
-        path.append(end if end in step else step[0])
-        seen.add(path[-1])
-    return tuple(path)
-
-
-def load_solution(puzzle: Puzzle, path: str | Path) -> Solution:
-    return parse_solution(puzzle, read_text(Path(path)), str(path))

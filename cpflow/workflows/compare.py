@@ -1,9 +1,9 @@
 """Running several engines over the same puzzles, for side-by-side timings; never prints.
 
-A contender is an engine with its options under one name: `cpsat`, `ilp-cbc`,
-`ilp-highs`. `compare` yields one `Run` per (puzzle, contender), each solution verified
-(SolveResult comes from the engines already checked); `judge` says whether each run's
-status is right, given what every contender found.
+A contender is an engine of the registry, by its name (`cpsat`, `ilp-highs`, ...).
+`compare` yields one `Run` per (puzzle, contender), each solution verified by the
+registry; `judge` says whether each run's status is right, given what every contender
+found.
 """
 
 from __future__ import annotations
@@ -13,18 +13,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
-from cpflow.engines import module, supported
-from cpflow.errors import EngineUnavailable
-from cpflow.grid import Puzzle
-from cpflow.inputs import Entry
-from cpflow.result import SolveResult, Status
+from cpflow.board.grid import Puzzle
+from cpflow.engines import registry
+from cpflow.engines.registry import solve
+from cpflow.engines.result import SolveResult, Status
+from cpflow.workflows.inputs import Entry
 
-CONTENDERS = {  # name -> (engine, options)
-    "cpsat": ("cpsat", {}),
-    "ilp-cbc": ("ilp", {"mip_solver": "cbc"}),
-    "ilp-highs": ("ilp", {"mip_solver": "highs"}),
-}
-WARM_UP = Puzzle.rectangle(2, 2, {"R": ((0, 0), (0, 1)), "B": ((1, 0), (1, 1))}, "warm-up")
+WARM_UP = Puzzle.build(2, 2, {"R": ((0, 0), (0, 1)), "B": ((1, 0), (1, 1))}, name="warm-up")
 
 
 @dataclass(frozen=True)
@@ -53,23 +48,10 @@ class Run:
 FIELDS = tuple(field.name for field in fields(Run))
 
 
-def available() -> list[str]:
-    """The contenders whose engine and MIP solver are installed, in the default order."""
-    return [name for name in CONTENDERS if _installed(name)]
-
-
-def _installed(name: str) -> bool:
-    engine, options = CONTENDERS[name]
-    if not supported(engine):
-        return False
-    return "mip_solver" not in options or options["mip_solver"] in module(engine).available_mip_solvers()
-
-
 def check(names: Sequence[str]) -> None:
-    """Raise EngineUnavailable unless every named contender is known and installed."""
+    """Raise EngineUnavailable unless every named engine is known and installed."""
     for name in names:
-        if name not in CONTENDERS or not _installed(name):
-            raise EngineUnavailable(f"contender {name!r} is not available; installed: {', '.join(available())}")
+        registry.backend(name)
 
 
 def compare(
@@ -78,17 +60,14 @@ def compare(
     """Each contender on each puzzle, puzzle by puzzle, `repeat` times each, statuses judged per puzzle."""
     check(names)
     for name in names:  # the first solve of a process pays one-off set-up costs: not on a real puzzle
-        engine, options = CONTENDERS[name]
-        module(engine).solve(WARM_UP, **options)
+        solve(WARM_UP, name)
     for entry in entries:
         runs = [_run(entry, name, time_limit, repeat) for name in names]
         yield from judge(runs)
 
 
 def _run(entry: Entry, name: str, time_limit: float | None, repeat: int) -> Run:
-    engine, options = CONTENDERS[name]
-    solve = module(engine).solve
-    results = [solve(entry.puzzle, time_limit=time_limit, **options) for _ in range(repeat)]
+    results = [solve(entry.puzzle, name, time_limit=time_limit) for _ in range(repeat)]
     status = _status(results)
     puzzle = entry.puzzle
     return Run(

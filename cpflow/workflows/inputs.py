@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cpflow.errors import PuzzleFormatError
-from cpflow.formats import load
-from cpflow.grid import Puzzle
+from cpflow.board.errors import PuzzleFormatError
+from cpflow.board.formats import load
+from cpflow.board.grid import Puzzle
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
 

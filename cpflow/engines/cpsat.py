@@ -1,4 +1,4 @@
-"""The CP-SAT engine: builds one of the formulations, solves it, returns a verified result.
+"""The CP-SAT engine: builds one of the formulations, solves it, returns the result.
 
 Formulations (`FORMULATIONS`, see models/):
 - label: one circuit through every cell, an integer colour label per cell (the default);
@@ -17,12 +17,11 @@ from pathlib import Path
 
 from ortools.sat.python import cp_model
 
-from cpflow.errors import CpflowError, InvalidSolution
-from cpflow.grid import Puzzle, Solution
-from cpflow.result import SolveResult, Status, checked
-from cpflow.verify import violations
+from cpflow.board.errors import CpflowError
+from cpflow.board.grid import Puzzle, Solution
+from cpflow.engines.result import SolveResult, Status
 
-FORMULATIONS = {"label": "cpflow.label", "circuit": "cpflow.circuit"}
+FORMULATIONS = {"label": "cpflow.engines.label", "circuit": "cpflow.engines.circuit"}  # model -> module
 DEFAULT = "label"
 STATUS = {
     cp_model.OPTIMAL: Status.SOLVED,
@@ -46,6 +45,11 @@ PARAMS = {"label": TUNED, "circuit": {}}
 # CP-SAT's default portfolio lost to one tuned worker on every board measured; with
 # more workers asked for, they run these single-worker strategies side by side.
 TUNED_PORTFOLIO = ("no_lp", "quick_restart_no_lp")
+
+
+def available(model: str = DEFAULT) -> bool:
+    """CP-SAT comes with ortools, which this module imports: every formulation is available."""
+    return model in FORMULATIONS
 
 
 def build(puzzle: Puzzle, formulation: str = DEFAULT):
@@ -88,25 +92,25 @@ def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT) -> None:
 def count(
     puzzle: Puzzle, limit: int, *, model: str = DEFAULT, time_limit: float | None = None, **params
 ) -> tuple[list[Solution], Status]:
-    """Up to `limit` distinct solutions, each verified, and whether the search finished.
+    """Up to `limit` distinct solutions, and whether the search finished.
 
     The status is SOLVED when every solution was found (the list is complete),
     UNKNOWN when the limit or the time limit stopped the search first.
     """
     cp, v = build(puzzle, model)
     solver = _solver(time_limit, 1, {**v.params, **params, "enumerate_all_solutions": True})
-    collector = _Collector(puzzle, v, limit)
+    collector = _Collector(v, limit)
     native = solver.solve(cp, collector)
     finished = native in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
     return collector.solutions, Status.SOLVED if finished else Status.UNKNOWN
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    """Keeps each new solution (verified), and stops the search at the limit."""
+    """Keeps each new solution, and stops the search at the limit."""
 
-    def __init__(self, puzzle: Puzzle, v, limit: int):
+    def __init__(self, v, limit: int):
         super().__init__()
-        self.puzzle, self.v, self.limit = puzzle, v, limit
+        self.v, self.limit = v, limit
         self.solutions: list[Solution] = []
         self.seen: set = set()
         self.stopped = False
@@ -116,9 +120,6 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         key = frozenset(solution.colour_of().items())
         if key in self.seen:
             return  # auxiliary variables may give one board several assignments
-        found = violations(self.puzzle, solution)
-        if found:
-            raise InvalidSolution("cpsat", found)
         self.seen.add(key)
         self.solutions.append(solution)
         if len(self.solutions) >= self.limit:
@@ -136,7 +137,7 @@ def solve_model(
     workers: int | None = None,
     **params,
 ) -> SolveResult:
-    """Solve a built model (perhaps with constraints added since) into a verified result.
+    """Solve a built model (perhaps with constraints added since) into a result.
 
     `began` is the perf_counter reading when building started, so that `seconds`
     covers building and solving. `params` are CpSolver parameters, on top of the
@@ -154,8 +155,7 @@ def solve_model(
     stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches, "solver_seconds": solver.wall_time}
     if v.reason:
         stats["reason"] = v.reason
-    result = SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
-    return checked(puzzle, result)
+    return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
 
 
 def _solver(time_limit: float | None, workers: int | None, params: dict) -> cp_model.CpSolver:

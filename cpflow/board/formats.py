@@ -1,0 +1,217 @@
+"""Reading and writing puzzles and solutions: every format, told apart automatically.
+
+Formats (`FORMATS`), detected unless one is named:
+- classic, zero, header: rectangular text grids (`grids`), the classic set's and the
+  Numberlink community's files;
+- level: the game's level-pack lines, one level per line, each with its solution
+  (`levelpack`);
+- board: cpflow's own text format for every kind of board (`native`);
+- json: a JSON graph, for any board at all (`graphjson`).
+
+Every problem is raised as a PuzzleFormatError located at `source:line:col`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from cpflow.board import graphjson, grids, levelpack, native
+from cpflow.board.errors import PuzzleFormatError
+from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of, nodes_along
+
+FORMATS = ("auto", *grids.GRID_FORMATS, "level", "board", "json")
+MAX_BYTES = 4 * 1024 * 1024
+MAX_CELLS = grids.MAX_CELLS
+SEARCH_BUDGET = 100_000  # steps spent tracing one colour's path through a text grid
+
+
+def load(path: str | Path, fmt: str = "auto") -> list[Puzzle]:
+    """The puzzles in a file (one, or several in the header, level and board formats)."""
+    return [puzzle for puzzle, _ in load_with_solutions(path, fmt)]
+
+
+def load_with_solutions(path: str | Path, fmt: str = "auto") -> list[tuple[Puzzle, Solution | None]]:
+    """The puzzles in a file, each with the solution the file carries (levels, JSON), else None."""
+    return parse_with_solutions(read_text(Path(path)), str(path), fmt)
+
+
+def read_text(path: Path) -> str:
+    """A file's text, refusing what is missing, a directory, too large or not text."""
+    source = str(path)
+    if not path.exists():
+        raise PuzzleFormatError(source, 1, 1, "no such file")
+    if path.is_dir():
+        raise PuzzleFormatError(source, 1, 1, "is a directory, not a puzzle file")
+    if path.stat().st_size > MAX_BYTES:
+        raise PuzzleFormatError(source, 1, 1, f"file is larger than the limit of {MAX_BYTES} bytes")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise PuzzleFormatError(source, 1, 1, f"cannot read: {error.strerror}") from None
+    return decode(data, source)
+
+
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 text without control characters, else an error at the first bad byte."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line, col = _position(data[: error.start].decode("utf-8", "replace"))
+        raise PuzzleFormatError(source, line, col, "not a text file (undecodable byte)") from None
+    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text)
+    if bad:
+        line, col = _position(text[: bad.start()])
+        raise PuzzleFormatError(source, line, col, f"not a text file (control character {bad.group()!r})")
+    return text
+
+
+def _position(prefix: str) -> tuple[int, int]:
+    """1-based line and column just after `prefix`."""
+    return prefix.count("\n") + 1, len(prefix) - (prefix.rfind("\n") + 1) + 1
+
+
+def parse(text: str, source: str = "<text>", fmt: str = "auto") -> list[Puzzle]:
+    """The puzzles written in `text`; `source` names it in error messages."""
+    return [puzzle for puzzle, _ in parse_with_solutions(text, source, fmt)]
+
+
+def parse_with_solutions(text: str, source: str = "<text>", fmt: str = "auto") -> list[tuple[Puzzle, Solution | None]]:
+    """The puzzles written in `text`, each with the solution the text carries, if any."""
+    if fmt not in FORMATS:
+        raise PuzzleFormatError(source, 1, 1, f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if not text.strip():
+        raise PuzzleFormatError(source, 1, 1, "empty file: no puzzle in it")
+    fmt = detect(text) if fmt == "auto" else fmt
+    if fmt == "level":
+        return [(level.puzzle, level.solution) for level in levelpack.parse_levels(text, source)]
+    if fmt == "json":
+        return [graphjson.parse_graph(text, source)]
+    if fmt == "board":
+        return [(puzzle, None) for puzzle, _ in native.parse_boards(text, source)]
+    found = grids.read_grids(text, source, fmt)
+    names = [source] if len(found) == 1 else [f"{source}#{i}" for i in range(1, len(found) + 1)]
+    return [(grids.puzzle_from_grid(grid, source, name), None) for grid, name in zip(found, names, strict=True)]
+
+
+def detect(text: str) -> str:
+    """The format of a text: json, board, level, or one of the grids."""
+    lines = text.splitlines()
+    if text.lstrip().startswith("{"):
+        return "json"
+    if native.is_board(lines):
+        return "board"
+    if levelpack.is_level(text):
+        return "level"
+    return grids.detect_grid(lines)
+
+
+def picture(puzzle: Puzzle, solution: Solution | None = None, fmt: str = "auto") -> str:
+    """The board as text (and the solution's colours, if given), in a format that reads back the same.
+
+    A plain board: the classic grid (`classic`), the header format (`header`), or
+    whichever fits its colours (`auto`). Any other board: the board format, or JSON
+    when its colours do not fit in one character.
+    """
+    if fmt == "json":
+        return graphjson.write_graph(puzzle, solution)
+    if puzzle.is_plain() and fmt != "board":
+        return grids.grid_text(puzzle, solution, fmt)
+    try:
+        return native.write_board(puzzle, solution)
+    except ValueError:
+        return graphjson.write_graph(puzzle, solution)
+
+
+def rows(puzzle: Puzzle, solution: Solution | None = None) -> list[str]:
+    """The board's rows as text, one string a row, for JSON records and printing."""
+    if puzzle.is_plain():
+        return grids.grid_rows(puzzle, solution)
+    text = picture(puzzle, solution)
+    return text.splitlines()[1 : 1 + puzzle.height] if text.startswith("board") else []
+
+
+def parse_solution(puzzle: Puzzle, text: str, source: str = "<text>") -> Solution:
+    """A solution of `puzzle` written in any format: a level line's paths, JSON paths (a
+    graph's, or a `cpflow solve --format json` record's cells), or a coloured grid.
+
+    Paths from a grid are traced from each colour's first endpoint through cells of its
+    colour (straight over bridges); a grid that breaks the rules gives paths the
+    verifier will reject.
+    """
+    if text.lstrip().startswith("{"):
+        return _json_solution(puzzle, text, source)
+    fmt = detect(text)
+    if fmt == "level":
+        levels = levelpack.parse_levels(text, source)
+        same = [level for level in levels if level.puzzle == puzzle] or levels
+        return same[0].solution
+    if fmt == "board":
+        board, marks = native.parse_boards(text, source)[0]
+        _same_size(puzzle, board.width, board.height, source)
+        return _trace(puzzle, {cell: mark for cell, mark in marks.items() if mark not in native.MARKS})
+    grid = grids.read_grids(text, source, "header" if fmt == "header" else "classic")[0]
+    _same_size(puzzle, len(grid[0]), len(grid), source)
+    return _trace(puzzle, {(r, c): token.text for r, row in enumerate(grid) for c, token in enumerate(row)})
+
+
+def _json_solution(puzzle: Puzzle, text: str, source: str) -> Solution:
+    """Paths from a JSON graph, or from a JSON record of `cpflow solve` (the first, in JSON lines)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        try:
+            data = json.loads(text.lstrip().splitlines()[0])
+        except json.JSONDecodeError:
+            raise PuzzleFormatError(source, error.lineno, error.colno, f"not JSON: {error.msg}") from None
+    if isinstance(data, dict) and "nodes" in data:
+        solution = graphjson.parse_graph(text, source)[1]
+        if solution is None:
+            raise PuzzleFormatError(source, 1, 1, "the JSON graph has no paths")
+        return solution
+    paths = data.get("paths") if isinstance(data, dict) else None
+    if not isinstance(paths, dict) or not paths:
+        raise PuzzleFormatError(source, 1, 1, "no paths in this JSON record")
+    try:
+        return Solution({str(c): nodes_along(puzzle, [tuple(cell) for cell in p]) for c, p in paths.items()})
+    except (TypeError, ValueError):
+        raise PuzzleFormatError(source, 1, 1, "paths must be lists of cells [row, col]") from None
+
+
+def _same_size(puzzle: Puzzle, width: int, height: int, source: str) -> None:
+    if (width, height) != (puzzle.width, puzzle.height):
+        size = f"{puzzle.width}x{puzzle.height}"
+        raise PuzzleFormatError(source, 1, 1, f"solution is {width}x{height}, the puzzle {size}")
+
+
+def _trace(puzzle: Puzzle, colour_at: dict[Cell, str | None]) -> Solution:
+    """Each colour's path through the cells marked with it; bridge lanes may be crossed by any colour."""
+    return Solution({colour: _trace_one(puzzle, colour, colour_at) for colour in puzzle.colours})
+
+
+def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]) -> tuple[Node, ...]:
+    """A path from the colour's first endpoint to its second, by depth-first search (within a budget);
+    the longest prefix found when there is none, for the verifier to reject."""
+    start, end = puzzle.endpoints[colour]
+    lanes = {node for node in puzzle.nodes if len(node) == 3}
+    path, best, budget = [start], [start], SEARCH_BUDGET
+    options = [[n for n in puzzle.neighbours[start]]]
+    while path and budget:
+        budget -= 1
+        if path[-1] == end:
+            return tuple(path)
+        if not options[-1]:
+            path.pop(), options.pop()
+            continue
+        nxt = options[-1].pop()
+        if nxt in path or not (nxt in lanes or colour_at.get(cell_of(nxt)) == colour):
+            continue
+        path.append(nxt)
+        options.append([n for n in puzzle.neighbours[nxt]])
+        best = max(best, path, key=len)
+    return tuple(best)
+
+
+def load_solution(puzzle: Puzzle, path: str | Path) -> Solution:
+    return parse_solution(puzzle, read_text(Path(path)), str(path))

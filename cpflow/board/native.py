@@ -1,0 +1,120 @@
+"""cpflow's own text format for every kind of board, written by hand or by `write_board`.
+
+```
+board 6x4            the size WxH, then `hex` for a hexagonal board
+R..#.B               W characters a row: `.` empty, `#` a hole, `+` a bridge,
+..+..#               any other character a colour's endpoint (twice each)
+R....B
+#.G.G.
+walls 0,1|1,1 2,3|2,4      optional: cells `row,col` with no passage between them
+warps 1,0|1,5              optional: passages between cells that do not touch
+```
+In a solution every cell but holes and bridges carries its colour. `#` lines before the
+`board` line are comments; several boards may follow each other.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cpflow.board.errors import PuzzleFormatError
+from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
+
+HEADER = re.compile(r"\s*board\s+(\d+)\s*[xX]\s*(\d+)(?:\s+(square|hex))?\s*$")
+PAIRS = re.compile(r"\s*(walls|warps)\b(.*)$")
+PAIR = re.compile(r"(\d+),(\d+)\|(\d+),(\d+)")
+EMPTY, HOLE, BRIDGE = ".", "#", "+"
+MARKS = (EMPTY, HOLE, BRIDGE)
+
+
+def is_board(lines: list[str]) -> bool:
+    first = next((line for line in lines if line.strip() and not line.lstrip().startswith("#")), "")
+    return bool(re.match(r"\s*board\b", first))
+
+
+def parse_boards(text: str, source: str) -> list[tuple[Puzzle, dict[Cell, str]]]:
+    """Each board of the text, with the colour written in each cell (for reading solutions)."""
+    lines, found, n = text.splitlines(), [], 0
+    while True:
+        while n < len(lines) and (not lines[n].strip() or lines[n].lstrip().startswith("#")):
+            n += 1
+        if n == len(lines):
+            if not found:
+                raise PuzzleFormatError(source, 1, 1, "no 'board WxH' line")
+            return found
+        board, n = _board(lines, n, source, len(found) + 1)
+        found.append(board)
+
+
+def _board(lines: list[str], n: int, source: str, number: int) -> tuple[tuple[Puzzle, dict[Cell, str]], int]:
+    header = HEADER.match(lines[n])
+    if not header:
+        raise PuzzleFormatError(source, n + 1, 1, "expected 'board WxH' (and 'hex' for a hexagonal board)")
+    width, height, shape = int(header[1]), int(header[2]), header[3] or "square"
+    if not 1 <= width * height <= 65_536:
+        raise PuzzleFormatError(source, n + 1, 1, f"board of {width}x{height} is not a size a board can have")
+    marks: dict[Cell, str] = {}
+    for r in range(height):
+        row_n = n + 2 + r
+        row = lines[row_n - 1].strip() if row_n - 1 < len(lines) else ""
+        if len(row) != width or " " in row:
+            raise PuzzleFormatError(source, row_n, 1, f"row {r} should be {width} cells with no spaces")
+        marks.update({(r, c): ch for c, ch in enumerate(row)})
+    n += 1 + height
+    pairs: dict[str, list[tuple[Cell, Cell]]] = {"walls": [], "warps": []}
+    while n < len(lines) and PAIRS.match(lines[n]):
+        kind, rest = PAIRS.match(lines[n]).groups()
+        for item in rest.split():
+            pair = PAIR.fullmatch(item)
+            if not pair:
+                col = lines[n].index(item) + 1
+                raise PuzzleFormatError(source, n + 1, col, f"{item!r} is not a pair of cells 'row,col|row,col'")
+            a, b = (int(pair[1]), int(pair[2])), (int(pair[3]), int(pair[4]))
+            pairs[kind].append((a, b))
+        n += 1
+    return (_puzzle(width, height, shape, marks, pairs, source, n, number), marks), n
+
+
+def _puzzle(width, height, shape, marks, pairs, source, n, number) -> Puzzle:
+    holes = [cell for cell, ch in marks.items() if ch == HOLE]
+    bridges = [cell for cell, ch in marks.items() if ch == BRIDGE]
+    seen: dict[str, list[Cell]] = {}
+    for cell, ch in marks.items():
+        if ch not in MARKS:
+            seen.setdefault(ch, []).append(cell)
+    odd = next((colour for colour, cells in seen.items() if len(cells) != 2), None)
+    if odd or not seen:
+        where = f"colour {odd!r} appears {len(seen[odd])} times" if odd else "no colours"
+        raise PuzzleFormatError(source, n, 1, f"{where}; each colour needs exactly 2 endpoints")
+    try:
+        return Puzzle.build(
+            width,
+            height,
+            {colour: (cells[0], cells[1]) for colour, cells in seen.items()},
+            shape=shape,
+            holes=holes,
+            walls=pairs["walls"],
+            warps=pairs["warps"],
+            bridges=bridges,
+            name=f"{source}" if number == 1 else f"{source}#{number}",
+        )
+    except ValueError as error:
+        raise PuzzleFormatError(source, n, 1, str(error)) from None
+
+
+def write_board(puzzle: Puzzle, solution: Solution | None = None) -> str:
+    """The board (and the solution's colours, if given) in this format; `parse_boards` reads it back."""
+    colour_of = {cell_of(node): colour for node, colour in (solution.colour_of() if solution else {}).items()}
+    colour_of.update({cell_of(node): colour for node, colour in puzzle.endpoint_colour().items()})
+    if any(len(colour) != 1 or colour in MARKS for colour in puzzle.colours):
+        raise ValueError("the board format takes one-character colours other than . # +; use JSON")
+    bridges = set(puzzle.bridges())
+    lines = [f"board {puzzle.width}x{puzzle.height}" + (" hex" if puzzle.shape == "hex" else "")]
+    for row in puzzle.array():
+        lines.append(
+            "".join(HOLE if cell is None else BRIDGE if cell in bridges else colour_of.get(cell, EMPTY) for cell in row)
+        )
+    for kind, pairs in (("walls", puzzle.walls()), ("warps", puzzle.warps())):
+        if pairs:
+            lines.append(kind + " " + " ".join(f"{a[0]},{a[1]}|{b[0]},{b[1]}" for a, b in pairs))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,160 @@
+"""The engines: one protocol, one registry of names, and the one place answers are verified.
+
+An engine is a module that offers what `Backend` declares (solve, count, export,
+available), run with fixed options under a name: `cpsat` (CP-SAT, the label model),
+`cpsat-circuit` (CP-SAT, the reference per-colour circuit model), `ilp-cbc` and
+`ilp-highs` (the 0-1 program in PuLP). Every command takes these names. Workflows
+call `solve` and `count` here, never a module directly, so every solution passes
+the verifier before anyone sees it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol
+
+from cpflow.board.errors import EngineUnavailable, InvalidSolution
+from cpflow.board.grid import Puzzle, Solution
+from cpflow.board.verify import violations
+from cpflow.engines.result import SolveResult, Status
+
+
+class Backend(Protocol):
+    """What an engine module offers; `options` are the registry entry's fixed ones (model, MIP solver)."""
+
+    def available(self, **options) -> bool:
+        """Whether what the engine needs is installed."""
+
+    def solve(
+        self,
+        puzzle: Puzzle,
+        *,
+        time_limit: float | None = None,
+        workers: int | None = None,
+        exclude: Sequence[Solution] = (),
+        **options,
+    ) -> SolveResult:
+        """One solution that is none of `exclude`, or why there is none; not yet verified."""
+
+    def count(
+        self, puzzle: Puzzle, limit: int, *, time_limit: float | None = None, **options
+    ) -> tuple[list[Solution], Status]:
+        """Up to `limit` distinct solutions; SOLVED when that is all of them, else UNKNOWN."""
+
+    def export(self, puzzle: Puzzle, path: str | Path, **options) -> None:
+        """Write the puzzle's model for another solver, in the format the suffix names."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A registry entry: an engine module run with fixed options."""
+
+    name: str
+    module: str
+    needs: str  # the package it cannot run without
+    summary: str
+    options: dict = field(default_factory=dict)
+
+    def backend(self) -> Backend:
+        """The engine's module, imported (so that later timings leave the import out)."""
+        if not self.available():
+            raise EngineUnavailable(f"engine {self.name!r} is not available; installed: {', '.join(available())}")
+        return importlib.import_module(self.module)
+
+    def available(self) -> bool:
+        if importlib.util.find_spec(self.needs) is None:
+            return False
+        return importlib.import_module(self.module).available(**self.options)
+
+
+ENGINES = {
+    engine.name: engine
+    for engine in (
+        Engine("cpsat", "cpflow.engines.cpsat", "ortools", "OR-Tools CP-SAT, label model", {"model": "label"}),
+        Engine(
+            "cpsat-circuit",
+            "cpflow.engines.cpsat",
+            "ortools",
+            "OR-Tools CP-SAT, per-colour circuit model",
+            {"model": "circuit"},
+        ),
+        Engine("ilp-cbc", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, CBC", {"mip_solver": "cbc"}),
+        Engine("ilp-highs", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, HiGHS", {"mip_solver": "highs"}),
+    )
+}
+DEFAULT = "cpsat"
+
+
+def entry_of(name: str = DEFAULT) -> Engine:
+    """The registry entry of a name; EngineUnavailable if there is none."""
+    if name not in ENGINES:
+        raise EngineUnavailable(f"engine {name!r} is not available; known: {', '.join(ENGINES)}")
+    return ENGINES[name]
+
+
+def available() -> list[str]:
+    """The names of the engines installed here, in the registry's order."""
+    return [name for name, entry in ENGINES.items() if entry.available()]
+
+
+def backend(name: str = DEFAULT) -> Backend:
+    """The named engine's module, imported; EngineUnavailable if it is unknown or not installed."""
+    return entry_of(name).backend()
+
+
+def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:
+    """Solve with the named engine; options go to its `solve` (time_limit, workers, exclude, ...).
+
+    The answer has passed the verifier: an invalid solution raises InvalidSolution.
+    """
+    entry = entry_of(engine)
+    result = entry.backend().solve(puzzle, **entry.options, **options)
+    if result.solution is not None:
+        _verified(puzzle, result.solution, engine)
+    return replace(result, engine=engine)
+
+
+def count(
+    puzzle: Puzzle, limit: int, engine: str = DEFAULT, *, time_limit: float | None = None, **options
+) -> tuple[list[Solution], Status]:
+    """Up to `limit` distinct solutions, each verified, and SOLVED if that is all of them.
+
+    An engine without a `count` of its own is asked again and again, excluding each answer.
+    """
+    entry = entry_of(engine)
+    module = entry.backend()
+    if hasattr(module, "count"):
+        found, status = module.count(puzzle, limit, time_limit=time_limit, **entry.options, **options)
+    else:
+        found, status = _count_by_exclusion(puzzle, limit, engine, time_limit, options)
+    for solution in found:
+        _verified(puzzle, solution, engine)
+    return found, status
+
+
+def _count_by_exclusion(puzzle, limit, engine, time_limit, options) -> tuple[list[Solution], Status]:
+    began, found = time.perf_counter(), []
+    while len(found) < limit:
+        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+        result = solve(puzzle, engine, time_limit=left, exclude=found, **options)
+        if result.status is not Status.SOLVED:
+            return found, Status.SOLVED if result.status is Status.UNSOLVABLE else Status.UNKNOWN
+        found.append(result.solution)
+    return found, Status.UNKNOWN
+
+
+def export(puzzle: Puzzle, path: str | Path, engine: str = DEFAULT) -> None:
+    """Write the puzzle's model, as the named engine builds it, for another solver."""
+    entry = entry_of(engine)
+    entry.backend().export(puzzle, path, **entry.options)
+
+
+def _verified(puzzle: Puzzle, solution: Solution, name: str) -> None:
+    found = violations(puzzle, solution)
+    if found:
+        raise InvalidSolution(name, found)

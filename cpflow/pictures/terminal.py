@@ -1,0 +1,132 @@
+"""The board in a terminal: coloured pipes and dots (rich), and a grid marking cells."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from itertools import pairwise
+
+from rich.text import Text
+
+from cpflow.board.grid import Cell, Colour, Puzzle, Solution, cell_of
+
+# The classic letters carry the game's usual colours; other names take the spare ones in turn.
+PALETTE = {
+    "R": "red",
+    "B": "blue",
+    "Y": "yellow",
+    "G": "green",
+    "O": "dark_orange",
+    "C": "cyan",
+    "M": "magenta",
+    "m": "dark_red",
+    "P": "purple",
+    "A": "grey50",
+    "W": "white",
+    "g": "bright_green",
+    "T": "tan",
+    "b": "dark_blue",
+    "c": "dark_cyan",
+    "p": "pink1",
+}
+SPARE = [
+    "bright_red",
+    "bright_blue",
+    "gold1",
+    "spring_green2",
+    "orange1",
+    "turquoise2",
+    "orchid",
+    "indian_red",
+    "medium_purple",
+    "light_slate_grey",
+    "khaki1",
+    "chartreuse2",
+]
+# Pipe glyph for the set of directions (row step, col step) a cell connects to.
+PIPES = {
+    frozenset({(-1, 0), (1, 0)}): "│",
+    frozenset({(0, -1), (0, 1)}): "─",
+    frozenset({(1, 0), (0, 1)}): "┌",
+    frozenset({(1, 0), (0, -1)}): "┐",
+    frozenset({(-1, 0), (0, 1)}): "└",
+    frozenset({(-1, 0), (0, -1)}): "┘",
+}
+
+
+def styles(puzzle: Puzzle) -> dict[Colour, str]:
+    """A rich style per colour: the palette's for classic letters, spare ones for the rest."""
+    spare = iter(SPARE * (len(puzzle.colours) // len(SPARE) + 1))
+    return {c: f"bold {PALETTE[c]}" if c in PALETTE else f"bold {next(spare)}" for c in puzzle.colours}
+
+
+def terminal(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = ()) -> Text:
+    """The board drawn in colour: endpoints are dots, paths are box-drawing pipes on square
+    boards (a bridge `┼`, a wall `┃` beside a cell or underlined below it, a warp `»` at
+    the edge it leaves by) and dots on hexagonal ones; `highlight`ed cells in reverse."""
+    look = _looks(puzzle, solution, highlight)
+    if puzzle.shape == "hex":
+        return _hex(puzzle, solution, look)
+    links = _links(puzzle, solution)
+    endpoint = {cell_of(node) for node in puzzle.endpoint_colour()}
+    bridges, walls = set(puzzle.bridges()), puzzle.walls()
+    wall_right = {a for a, b in walls if a[0] == b[0]}  # (a, b) in reading order: b is right of a, or below it
+    wall_below = {a for a, b in walls if a[1] == b[1]}
+    text = Text()
+    for row in puzzle.array():
+        for cell in row:
+            if cell is None:
+                text.append("  ")
+                continue
+            ways = links.get(cell, set())
+            glyph = "●" if cell in endpoint else "┼" if cell in bridges else PIPES.get(frozenset(ways), "·")
+            gap = "┃" if cell in wall_right else "─" if (0, 1) in ways else "»" if WARP in ways else " "
+            below = " underline" if cell in wall_below else ""
+            text.append(glyph, style=look(cell) + below)
+            text.append(gap, style="bold white" if gap == "┃" else look(cell))
+        text.append("\n")
+    return text
+
+
+WARP = (0, 2)  # a link that leaves the board: drawn, not a direction
+
+
+def _looks(puzzle: Puzzle, solution: Solution | None, highlight: Collection[Cell]):
+    """The style of each cell: its colour (a bridge takes its across lane's), reversed if highlighted."""
+    style = styles(puzzle)
+    colour_of = {cell_of(node): colour for node, colour in (solution.colour_of() if solution else {}).items()}
+    colour_of.update({cell_of(node): colour for node, colour in puzzle.endpoint_colour().items()})
+    return lambda cell: style.get(colour_of.get(cell), "dim") + (" reverse" if cell in highlight else "")
+
+
+def _links(puzzle: Puzzle, solution: Solution | None) -> dict[Cell, set[tuple[int, int]]]:
+    """For each cell on a path, the directions (row step, col step) to its neighbours on that path."""
+    links: dict[Cell, set[tuple[int, int]]] = {}
+    for path in solution.paths.values() if solution else ():
+        for u, w in pairwise(path):
+            (r1, c1), (r2, c2) = cell_of(u), cell_of(w)
+            touching = puzzle.touches((r1, c1), (r2, c2))
+            links.setdefault((r1, c1), set()).add((r2 - r1, c2 - c1) if touching else WARP)
+            links.setdefault((r2, c2), set()).add((r1 - r2, c1 - c2) if touching else WARP)
+    return links
+
+
+def _hex(puzzle: Puzzle, solution: Solution | None, look) -> Text:
+    """A hexagonal board, two text lines per row: odd columns above, even columns (half a cell lower) below."""
+    endpoint = {cell_of(node) for node in puzzle.endpoint_colour()}
+    covered = {cell_of(node) for node in (solution.colour_of() if solution else {})}
+    text = Text()
+    for row in puzzle.array():
+        for parity in (1, 0):
+            for c, cell in enumerate(row):
+                if cell is None or c % 2 != parity:
+                    text.append("  ")
+                else:
+                    text.append("●" if cell in endpoint else "•" if cell in covered else "·", style=look(cell))
+                    text.append(" ")
+            text.append("\n")
+    return text
+
+
+def differences_grid(puzzle: Puzzle, cells: Collection[Cell]) -> list[str]:
+    """Rows with `*` where two solutions differ, `.` elsewhere and a space for a hole."""
+    return ["".join(" " if cell is None else "*" if cell in cells else "." for cell in row) for row in puzzle.array()]

@@ -1,0 +1,258 @@
+"""What the commands print and write: the board pictures, JSON records, the header stream,
+the compare table, CSV. Each `show_*` runs one command's work and returns its exit code.
+
+The CLI's face: it formats and prints; the library decides everything else.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import pathlib
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from cpflow.board.formats import picture, rows
+from cpflow.board.grid import Puzzle, Solution, cell_of
+from cpflow.engines.result import SolveResult, Status
+from cpflow.workflows.compare import FIELDS, Run, summary
+from cpflow.workflows.inputs import Entry
+from cpflow.workflows.unique import Uniqueness
+
+
+def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, options: dict) -> int:
+    """Solve each puzzle and print its answer; 0 if every one was solved, else 1."""
+    from cpflow.pictures.terminal import terminal
+    from cpflow.workflows.batch import solve_all
+
+    console = Console(highlight=False)
+    shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
+    failed = False
+    results = solve_all([entry.puzzle for entry in entries], jobs, **options)
+    for entry in entries:
+        result = next(results)
+        failed |= result.status is not Status.SOLVED
+        name = entry.puzzle.name
+        if quiet:
+            print(f"{name} {result.status.value} {result.seconds:.3f}")
+        elif shown == "json":
+            print(json.dumps(as_json(entry.source, entry.index, entry.puzzle, result)))
+        elif shown == "header":
+            print(as_stream(entry.puzzle, result))
+        else:
+            print(f"{name}: {result.status.value} in {result.seconds:.3f} s")
+            if result.solution and shown == "terminal":
+                console.print(terminal(entry.puzzle, result.solution), end="")
+            elif result.solution:
+                print(picture(entry.puzzle, result.solution), end="")
+    return 1 if failed else 0
+
+
+def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: dict) -> int:
+    """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs."""
+    from cpflow.pictures.terminal import differences_grid, terminal
+    from cpflow.workflows.unique import Verdict, uniqueness
+
+    console = Console(highlight=False)
+    shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
+    verdicts = set()
+    for entry in entries:
+        found = uniqueness(entry.puzzle, **options)
+        verdicts.add(found.verdict)
+        if quiet:
+            print(f"{entry.puzzle.name} {found.verdict.value.replace(' ', '-')} {found.seconds:.3f}")
+        elif shown == "json":
+            print(json.dumps(uniqueness_json(entry.source, entry.index, entry.puzzle, found)))
+        else:
+            print(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
+            differ = found.differences()
+            for number, solution in enumerate(found.solutions, 1):
+                if len(found.solutions) > 1:
+                    print(f"solution {number}:")
+                if shown == "terminal":
+                    console.print(terminal(entry.puzzle, solution, differ), end="")
+                else:
+                    print(picture(entry.puzzle, solution), end="")
+            if differ and shown != "terminal":
+                print("differences:\n" + "\n".join(differences_grid(entry.puzzle, differ)))
+    bad = {Verdict.NOT_UNIQUE, Verdict.UNSOLVABLE}
+    return 1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0
+
+
+def show_counts(entries: Sequence[Entry], limit: int, shown: str, **options) -> int:
+    """Count each puzzle's solutions; 0 when every count is exact, else 3."""
+    from cpflow.workflows.unique import count
+
+    exact = True
+    for entry in entries:
+        found = count(entry.puzzle, limit, **options)
+        exact &= found.exact
+        if shown == "json":
+            record = {"file": entry.source, "index": entry.index, "count": found.number, "exact": found.exact}
+            print(json.dumps({**record, "seconds": round(found.seconds, 6)}))
+        else:
+            how = "exactly" if found.exact else "at least"
+            print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
+    return 0 if exact else 3
+
+
+def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
+    """Check solutions (given, or carried by the puzzle file); 0 when all are right, 1 when one is not."""
+    from cpflow.board.errors import PuzzleFormatError
+    from cpflow.board.formats import load_solution, load_with_solutions
+    from cpflow.board.verify import violations
+
+    found = load_with_solutions(file, fmt)
+    if solution_file is None and any(solution is None for _, solution in found):
+        raise PuzzleFormatError(str(file), 1, 1, "carries no solution: name a solution file to check")
+    wrong = 0
+    for puzzle, carried in found:
+        solution = carried if solution_file is None else load_solution(puzzle, solution_file)
+        problems = violations(puzzle, solution)
+        wrong += bool(problems)
+        print(f"{puzzle.name}: " + ("valid" if not problems else "invalid"))
+        for problem in problems:
+            print(f"  {problem}")
+    return 1 if wrong else 0
+
+
+def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None) -> int:
+    """Run the engines side by side, print the table, write the raw runs; 0 when every run was right."""
+    from cpflow.workflows import compare as comparing
+
+    comparing.check(names)
+    for path in (p for p in (csv_path, json_path) if p and not p.parent.is_dir()):
+        print(f"{path}: no directory {path.parent} to write into", file=sys.stderr)  # before the long run, not after
+        return 2
+    runs = []
+    with Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("comparing", total=len(entries) * len(names))
+        for run in comparing.compare(entries, names, time_limit, repeat):
+            runs.append(run)
+            progress.advance(task)
+    wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
+    Console(highlight=False, width=wide).print(compare_table(runs, names))
+    for path, write in ((csv_path, write_csv), (json_path, write_json)):
+        if path:
+            write(runs, path)
+    return 0 if all(run.correct for run in runs) else 1
+
+
+def show_generated(width, height, wanted, count, seed, out: Path | None, prefix, force, time_limit) -> int:
+    """Make the puzzles and print or write each; 0 when made, 2 when it would overwrite a file unforced."""
+    from cpflow.workflows.generate import default_colours, files, generate_many, name, save
+
+    wanted = wanted or default_colours(width, height)
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
+    taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []
+    if taken:
+        print(
+            f"{taken[0]}:1:1: file exists; use --force to overwrite it or --prefix to choose other names",
+            file=sys.stderr,
+        )
+        return 2
+    made = generate_many(width, height, wanted, count, seed, time_limit)
+    with Progress(*Progress.get_default_columns(), console=Console(stderr=True), disable=not out) as progress:
+        task = progress.add_task(f"{width}x{height}", total=count)
+        for stem in stems:
+            one = next(made)
+            if out:
+                out.mkdir(parents=True, exist_ok=True)
+                save(one, out, stem)
+            else:
+                print(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
+                print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
+            progress.advance(task)
+    print(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}", file=sys.stderr)
+    return 0
+
+
+def uniqueness_json(source: str, index: int, puzzle: Puzzle, found: Uniqueness) -> dict:
+    """The JSON record of a uniqueness check: verdict, time, every solution found, where they differ."""
+    return {
+        "file": source,
+        "index": index,
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "verdict": found.verdict.value,
+        "seconds": round(found.seconds, 6),
+        "solutions": [_solution_json(puzzle, solution) for solution in found.solutions],
+        "differences": [list(cell) for cell in found.differences()],
+    }
+
+
+def _solution_json(puzzle: Puzzle, solution: Solution) -> dict:
+    return {
+        "paths": {colour: [list(cell_of(node)) for node in path] for colour, path in solution.paths.items()},
+        "grid": rows(puzzle, solution),
+    }
+
+
+def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
+    """The JSON record of one solve: where from, size, status, time, paths and grid."""
+    return {
+        "file": source,
+        "index": index,
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "status": result.status.value,
+        "seconds": round(result.seconds, 6),
+        **(_solution_json(puzzle, result.solution) if result.solution else {"paths": {}, "grid": rows(puzzle)}),
+    }
+
+
+def as_stream(puzzle: Puzzle, result: SolveResult) -> str:
+    """One puzzle's answer as the Go solver of thomasahle/numberlink writes it: `W H` and the
+    solved rows, or `IMPOSSIBLE` (`UNKNOWN` when the time limit came first)."""
+    if result.solution:
+        return picture(puzzle, result.solution, "header")
+    return "IMPOSSIBLE\n" if result.status is Status.UNSOLVABLE else "UNKNOWN\n"
+
+
+def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
+    """Puzzles down, contenders across: median seconds and the ratio to the puzzle's fastest; totals below."""
+    table = Table(title="seconds per puzzle (build + solve; x: times the fastest)", show_footer=True)
+    totals = summary(runs, names)
+    footer = ["total\n  building\n  solving\nmedian\nworst", "", ""]
+    for name in names:
+        t = totals[name]
+        split = f"{t['build']:.3f}\n{t['total'] - t['build']:.3f}"
+        footer.append(f"{t['total']:.3f}\n{split}\n{t['median']:.3f}\n{t['worst']:.3f} ({t['worst_puzzle']})")
+    for title, foot in zip(["puzzle", "size", "colours", *names, "status"], [*footer, ""], strict=True):
+        table.add_column(title, footer=foot, justify="left" if title in ("puzzle", "status") else "right")
+    for mine in _by_puzzle(runs).values():
+        fastest = min(run.seconds for run in mine)
+        first = mine[0]
+        cells = [f"{run.seconds:.3f} x{run.seconds / fastest if fastest else 1:.1f}" for run in mine]
+        cells = [c if run.correct else f"[red]{c} {run.status}[/]" for c, run in zip(cells, mine, strict=True)]
+        statuses = {run.status for run in mine}
+        status = statuses.pop() if len(statuses) == 1 else "disagree: " + ", ".join(r.status for r in mine)
+        table.add_row(first.puzzle, f"{first.width}x{first.height}", str(first.colours), *cells, status)
+    return table
+
+
+def _by_puzzle(runs: Sequence[Run]) -> dict[tuple[str, int], list[Run]]:
+    grouped: dict[tuple[str, int], list[Run]] = {}
+    for run in runs:
+        grouped.setdefault((run.file, run.index), []).append(run)
+    return grouped
+
+
+def write_csv(runs: Sequence[Run], path: pathlib.Path) -> None:
+    """The raw runs, one row per (puzzle, contender), with a header row."""
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerows(run.row() for run in runs)
+
+
+def write_json(runs: Sequence[Run], path: pathlib.Path) -> None:
+    """The raw runs as a JSON list of records, one per (puzzle, contender)."""
+    path.write_text(json.dumps([run.row() for run in runs], indent=1) + "\n")
