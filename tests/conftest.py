@@ -14,6 +14,7 @@ PUZZLES = ROOT / "puzzles"
 SHARED = ROOT.parent / "shared" / "puzzles"
 ZUCKER = SHARED / "zucker"
 LARGE = SHARED / "large"
+VARIANTS = SHARED / "variants"
 
 
 def board(text: str) -> Puzzle:
@@ -39,3 +40,11 @@ def zucker_puzzles() -> list[Path]:
 
 
 needs_zucker = pytest.mark.skipif(not ZUCKER.is_dir(), reason="../shared/puzzles/zucker is absent")
+
+
+def variant_levels() -> list[Path]:
+    """The game's variant levels in ../shared (holes, walls, warps, bridges, hexagons, mixes)."""
+    return sorted(VARIANTS.glob("*.level")) if VARIANTS.is_dir() else []
+
+
+needs_variants = pytest.mark.skipif(not VARIANTS.is_dir(), reason="../shared/puzzles/variants is absent")

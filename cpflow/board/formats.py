@@ -89,7 +89,7 @@ def parse_with_solutions(text: str, source: str = "<text>", fmt: str = "auto") -
     if fmt == "json":
         return [graphjson.parse_graph(text, source)]
     if fmt == "board":
-        return [(puzzle, None) for puzzle, _ in native.parse_boards(text, source)]
+        return [(puzzle, None) for puzzle in native.parse_boards(text, source)]
     found = grids.read_grids(text, source, fmt)
     names = [source] if len(found) == 1 else [f"{source}#{i}" for i in range(1, len(found) + 1)]
     return [(grids.puzzle_from_grid(grid, source, name), None) for grid, name in zip(found, names, strict=True)]
@@ -148,9 +148,9 @@ def parse_solution(puzzle: Puzzle, text: str, source: str = "<text>") -> Solutio
         same = [level for level in levels if level.puzzle == puzzle] or levels
         return same[0].solution
     if fmt == "board":
-        board, marks = native.parse_boards(text, source)[0]
+        board = native.read_boards(text, source)[0]
         _same_size(puzzle, board.width, board.height, source)
-        return _trace(puzzle, {cell: mark for cell, mark in marks.items() if mark not in native.MARKS})
+        return _trace(puzzle, {cell: mark for cell, mark in board.marks.items() if mark not in native.MARKS})
     grid = grids.read_grids(text, source, "header" if fmt == "header" else "classic")[0]
     _same_size(puzzle, len(grid[0]), len(grid), source)
     return _trace(puzzle, {(r, c): token.text for r, row in enumerate(grid) for c, token in enumerate(row)})

@@ -16,9 +16,10 @@ In a solution every cell but holes and bridges carries its colour. `#` lines bef
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
+from cpflow.board.grid import Cell, Puzzle, Solution, cell_of, lattice
 
 HEADER = re.compile(r"\s*board\s+(\d+)\s*[xX]\s*(\d+)(?:\s+(square|hex))?\s*$")
 PAIRS = re.compile(r"\s*(walls|warps)\b(.*)$")
@@ -32,8 +33,27 @@ def is_board(lines: list[str]) -> bool:
     return bool(re.match(r"\s*board\b", first))
 
 
-def parse_boards(text: str, source: str) -> list[tuple[Puzzle, dict[Cell, str]]]:
-    """Each board of the text, with the colour written in each cell (for reading solutions)."""
+@dataclass(frozen=True)
+class Written:
+    """A board as written: its size, shape, the mark in each cell, its walls and warps, where it ends."""
+
+    width: int
+    height: int
+    shape: str
+    marks: dict[Cell, str]
+    pairs: dict[str, list[tuple[Cell, Cell]]]
+    first: int  # the line of its `board` header (from 1)
+    line: int  # the index of the line after the board (from 0)
+
+
+def parse_boards(text: str, source: str) -> list[Puzzle]:
+    """Each board of the text as a puzzle."""
+    written = read_boards(text, source)
+    return [_puzzle(board, source, number) for number, board in enumerate(written, 1)]
+
+
+def read_boards(text: str, source: str) -> list[Written]:
+    """Each board of the text as written (a solution's coloured cells too)."""
     lines, found, n = text.splitlines(), [], 0
     while True:
         while n < len(lines) and (not lines[n].strip() or lines[n].lstrip().startswith("#")):
@@ -42,15 +62,15 @@ def parse_boards(text: str, source: str) -> list[tuple[Puzzle, dict[Cell, str]]]
             if not found:
                 raise PuzzleFormatError(source, 1, 1, "no 'board WxH' line")
             return found
-        board, n = _board(lines, n, source, len(found) + 1)
-        found.append(board)
+        found.append(_board(lines, n, source))
+        n = found[-1].line
 
 
-def _board(lines: list[str], n: int, source: str, number: int) -> tuple[tuple[Puzzle, dict[Cell, str]], int]:
+def _board(lines: list[str], n: int, source: str) -> Written:
     header = HEADER.match(lines[n])
     if not header:
         raise PuzzleFormatError(source, n + 1, 1, "expected 'board WxH' (and 'hex' for a hexagonal board)")
-    width, height, shape = int(header[1]), int(header[2]), header[3] or "square"
+    width, height, shape, first = int(header[1]), int(header[2]), header[3] or "square", n + 1
     if not 1 <= width * height <= 65_536:
         raise PuzzleFormatError(source, n + 1, 1, f"board of {width}x{height} is not a size a board can have")
     marks: dict[Cell, str] = {}
@@ -70,12 +90,28 @@ def _board(lines: list[str], n: int, source: str, number: int) -> tuple[tuple[Pu
                 col = lines[n].index(item) + 1
                 raise PuzzleFormatError(source, n + 1, col, f"{item!r} is not a pair of cells 'row,col|row,col'")
             a, b = (int(pair[1]), int(pair[2])), (int(pair[3]), int(pair[4]))
+            problem = _pair_problem(kind, a, b, width, height, shape)
+            if problem:
+                raise PuzzleFormatError(source, n + 1, lines[n].index(item) + 1, problem)
             pairs[kind].append((a, b))
         n += 1
-    return (_puzzle(width, height, shape, marks, pairs, source, n, number), marks), n
+    return Written(width, height, shape, marks, pairs, first, n)
 
 
-def _puzzle(width, height, shape, marks, pairs, source, n, number) -> Puzzle:
+def _pair_problem(kind: str, a: Cell, b: Cell, width: int, height: int, shape: str) -> str | None:
+    """What is wrong with a wall or warp as written, if anything."""
+    for cell in (a, b):
+        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+            return f"cell {cell} is off the {width}x{height} board"
+    if a == b:
+        return f"a {kind[:-1]} from {a} to itself"
+    if kind == "walls" and b not in lattice(shape, width, height, a):
+        return f"wall between {a} and {b}, which do not touch"
+    return None
+
+
+def _puzzle(board: Written, source: str, number: int) -> Puzzle:
+    marks = board.marks
     holes = [cell for cell, ch in marks.items() if ch == HOLE]
     bridges = [cell for cell, ch in marks.items() if ch == BRIDGE]
     seen: dict[str, list[Cell]] = {}
@@ -83,23 +119,26 @@ def _puzzle(width, height, shape, marks, pairs, source, n, number) -> Puzzle:
         if ch not in MARKS:
             seen.setdefault(ch, []).append(cell)
     odd = next((colour for colour, cells in seen.items() if len(cells) != 2), None)
-    if odd or not seen:
-        where = f"colour {odd!r} appears {len(seen[odd])} times" if odd else "no colours"
-        raise PuzzleFormatError(source, n, 1, f"{where}; each colour needs exactly 2 endpoints")
+    if not seen:
+        raise PuzzleFormatError(source, board.first, 1, "no colours: the board has no endpoints")
+    if odd:
+        (r, c), times = seen[odd][-1], len(seen[odd])
+        problem = f"colour {odd!r} appears {'once' if times == 1 else f'{times} times'}"
+        raise PuzzleFormatError(source, board.first + 1 + r, c + 1, f"{problem}; each colour needs exactly 2 endpoints")
     try:
         return Puzzle.build(
-            width,
-            height,
+            board.width,
+            board.height,
             {colour: (cells[0], cells[1]) for colour, cells in seen.items()},
-            shape=shape,
+            shape=board.shape,
             holes=holes,
-            walls=pairs["walls"],
-            warps=pairs["warps"],
+            walls=board.pairs["walls"],
+            warps=board.pairs["warps"],
             bridges=bridges,
             name=f"{source}" if number == 1 else f"{source}#{number}",
         )
     except ValueError as error:
-        raise PuzzleFormatError(source, n, 1, str(error)) from None
+        raise PuzzleFormatError(source, board.first, 1, str(error)) from None
 
 
 def write_board(puzzle: Puzzle, solution: Solution | None = None) -> str:

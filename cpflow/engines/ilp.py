@@ -140,9 +140,9 @@ def add_ring_limits(prob: pulp.LpProblem, v: IlpVars) -> None:
     One side fewer would leave the ends neighbours of one colour that are not
     consecutive, which no-self-touch forbids; every side would be a loop.
     """
-    for ring in rings(v.puzzle, longest=4):
+    for i, ring in enumerate(rings(v.puzzle, longest=4)):
         sides = [e for a, b in zip(ring, ring[1:] + ring[:1], strict=True) for _, e in v.joined(a, b)]
-        prob += pulp.lpSum(sides) <= len(ring) - 2, f"ring_{len(ring)}_{tag(ring[0])}"
+        prob += pulp.lpSum(sides) <= len(ring) - 2, f"ring_{i}"
 
 
 def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:

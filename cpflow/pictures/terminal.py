@@ -61,8 +61,8 @@ def styles(puzzle: Puzzle) -> dict[Colour, str]:
 
 def terminal(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = ()) -> Text:
     """The board drawn in colour: endpoints are dots, paths are box-drawing pipes on square
-    boards (a bridge `┼`, a wall `┃` beside a cell or underlined below it, a warp `»` at
-    the edge it leaves by) and dots on hexagonal ones; `highlight`ed cells in reverse."""
+    boards (a bridge `┼`, a wall `┃` beside a cell or underlined below it, a warp a pipe
+    off the edge it leaves by) and dots on hexagonal ones; `highlight`ed cells in reverse."""
     look = _looks(puzzle, solution, highlight)
     if puzzle.shape == "hex":
         return _hex(puzzle, solution, look)
@@ -73,21 +73,20 @@ def terminal(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
     wall_below = {a for a, b in walls if a[1] == b[1]}
     text = Text()
     for row in puzzle.array():
+        first = row[0]
+        text.append("─" if first and (0, -1) in links.get(first, ()) else " ", style=look(first) if first else "")
         for cell in row:
             if cell is None:
                 text.append("  ")
                 continue
             ways = links.get(cell, set())
             glyph = "●" if cell in endpoint else "┼" if cell in bridges else PIPES.get(frozenset(ways), "·")
-            gap = "┃" if cell in wall_right else "─" if (0, 1) in ways else "»" if WARP in ways else " "
+            gap = "┃" if cell in wall_right else "─" if (0, 1) in ways else " "
             below = " underline" if cell in wall_below else ""
             text.append(glyph, style=look(cell) + below)
             text.append(gap, style="bold white" if gap == "┃" else look(cell))
         text.append("\n")
     return text
-
-
-WARP = (0, 2)  # a link that leaves the board: drawn, not a direction
 
 
 def _looks(puzzle: Puzzle, solution: Solution | None, highlight: Collection[Cell]):
@@ -104,10 +103,21 @@ def _links(puzzle: Puzzle, solution: Solution | None) -> dict[Cell, set[tuple[in
     for path in solution.paths.values() if solution else ():
         for u, w in pairwise(path):
             (r1, c1), (r2, c2) = cell_of(u), cell_of(w)
-            touching = puzzle.touches((r1, c1), (r2, c2))
-            links.setdefault((r1, c1), set()).add((r2 - r1, c2 - c1) if touching else WARP)
-            links.setdefault((r2, c2), set()).add((r1 - r2, c1 - c2) if touching else WARP)
+            if puzzle.touches((r1, c1), (r2, c2)):
+                links.setdefault((r1, c1), set()).add((r2 - r1, c2 - c1))
+                links.setdefault((r2, c2), set()).add((r1 - r2, c1 - c2))
+            else:  # a warp leaves each cell by the edge away from the other
+                links.setdefault((r1, c1), set()).add(_off_edge((r1, c1), (r2, c2)))
+                links.setdefault((r2, c2), set()).add(_off_edge((r2, c2), (r1, c1)))
     return links
+
+
+def _off_edge(cell: Cell, other: Cell) -> tuple[int, int]:
+    """The direction a warp leaves `cell` by: away from the other end, along their row or column."""
+    (r1, c1), (r2, c2) = cell, other
+    if r1 == r2:
+        return (0, -1 if c2 > c1 else 1)
+    return (-1 if r2 > r1 else 1, 0)
 
 
 def _hex(puzzle: Puzzle, solution: Solution | None, look) -> Text:
