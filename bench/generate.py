@@ -18,9 +18,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("sizes", nargs="*", default=SIZES)
     args = parser.parse_args()
-    from cpflow.workflows.generate import default_colours, generate_many, size_of
+    from cpflow.workflows.generate import default_colours, generate_many, plain, size_of
 
-    list(generate_many(4, 4, (2, 3), 1, 0))  # the first solve of a process pays one-off costs: not in the table
+    list(generate_many(plain(4, 4), (2, 3), 1, 0))  # the first solve of a process pays one-off costs: not in the table
     columns = "size, colours asked, colours made, puzzles, seconds, puzzles/s, median s, worst s, covers, repairs"
     print("| " + " | ".join(columns.split(", ")) + " |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -28,7 +28,7 @@ def main() -> None:
         width, height = size_of(size)
         low, high = default_colours(width, height)
         began = time.perf_counter()
-        made = list(generate_many(width, height, (low, high), args.count, args.seed))
+        made = list(generate_many(plain(width, height), (low, high), args.count, args.seed))
         seconds = time.perf_counter() - began
         each = [m.seconds for m in made]
         colours = sorted(len(m.puzzle.colours) for m in made)

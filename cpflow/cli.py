@@ -18,6 +18,7 @@ import typer
 
 from cpflow.board.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
 from cpflow.board.formats import FORMATS
+from cpflow.board.grid import SHAPES
 from cpflow.engines.registry import DEFAULT, ENGINES
 
 app = typer.Typer(
@@ -29,6 +30,7 @@ app = typer.Typer(
 
 InputFormat = enum.StrEnum("InputFormat", {name: name for name in FORMATS})
 EngineName = enum.StrEnum("EngineName", {name: name for name in ENGINES})
+Shape = enum.StrEnum("Shape", {name: name for name in SHAPES})
 
 
 class OutputFormat(enum.StrEnum):
@@ -222,6 +224,9 @@ def generate(
     time_limit: Annotated[
         float, typer.Option(help="Seconds per uniqueness proof before a board is dropped.", min=0)
     ] = 60,
+    shape: Annotated[Shape, typer.Option(help="square, or hex (hexagonal cells).")] = Shape.square,
+    holes: Annotated[int, typer.Option(help="Cells taken out of each board at random.", min=0)] = 0,
+    walls: Annotated[int, typer.Option(help="Walls put between cells of each board at random.", min=0)] = 0,
 ) -> None:
     """Make puzzles with a proven unique solution, and write each with that solution beside it.
 
@@ -235,7 +240,10 @@ def generate(
     with failures():
         width, height = _option("--size", size_of, size)
         wanted = _option("--colours", colour_range, colours, width * height) if colours else None
-        raise typer.Exit(reports.show_generated(width, height, wanted, count, seed, out, prefix, force, time_limit))
+        made = reports.show_generated(
+            width, height, wanted, count, seed, out, prefix, force, time_limit, shape.value, holes, walls
+        )
+        raise typer.Exit(made)
 
 
 @contextmanager

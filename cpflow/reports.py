@@ -144,9 +144,11 @@ def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, j
     return 0 if all(run.correct for run in runs) else 1
 
 
-def show_generated(width, height, wanted, count, seed, out: Path | None, prefix, force, time_limit) -> int:
+def show_generated(
+    width, height, wanted, count, seed, out: Path | None, prefix, force, time_limit, shape="square", holes=0, walls=0
+) -> int:
     """Make the puzzles and print or write each; 0 when made, 2 when it would overwrite a file unforced."""
-    from cpflow.workflows.generate import default_colours, files, generate_many, name, save
+    from cpflow.workflows.generate import default_colours, files, generate_many, name, plain, save
 
     wanted = wanted or default_colours(width, height)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -158,7 +160,7 @@ def show_generated(width, height, wanted, count, seed, out: Path | None, prefix,
             file=sys.stderr,
         )
         return 2
-    made = generate_many(width, height, wanted, count, seed, time_limit)
+    made = generate_many(plain(width, height, shape), wanted, count, seed, time_limit, holes, walls)
     with Progress(*Progress.get_default_columns(), console=Console(stderr=True), disable=not out) as progress:
         task = progress.add_task(f"{width}x{height}", total=count)
         for stem in stems:

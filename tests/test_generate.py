@@ -10,9 +10,10 @@ from typer.testing import CliRunner
 from conftest import PUZZLES
 from cpflow.board.errors import GenerationFailed
 from cpflow.board.formats import load, load_solution, picture
+from cpflow.board.formats import parse as load_text
 from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.workflows.generate import colour_range, cover, default_colours, generate_many, make_unique, size_of
+from cpflow.workflows.generate import colour_range, cover, default_colours, generate_many, make_unique, plain, size_of
 from cpflow.workflows.unique import Verdict, uniqueness
 
 runner = CliRunner()
@@ -23,16 +24,16 @@ def run(*args):
 
 
 def test_the_same_seed_makes_the_same_puzzles_and_another_seed_others():
-    first = [picture(g.puzzle, g.solution) for g in generate_many(7, 6, (5, 7), 3, seed=11)]
-    again = [picture(g.puzzle, g.solution) for g in generate_many(7, 6, (5, 7), 3, seed=11)]
-    other = [picture(g.puzzle, g.solution) for g in generate_many(7, 6, (5, 7), 3, seed=12)]
+    first = [picture(g.puzzle, g.solution) for g in generate_many(plain(7, 6), (5, 7), 3, seed=11)]
+    again = [picture(g.puzzle, g.solution) for g in generate_many(plain(7, 6), (5, 7), 3, seed=11)]
+    other = [picture(g.puzzle, g.solution) for g in generate_many(plain(7, 6), (5, 7), 3, seed=12)]
     assert first == again
     assert first != other
 
 
 @pytest.mark.parametrize(("width", "height", "colours"), [(5, 5, (3, 5)), (8, 5, (4, 7)), (9, 9, (6, 10))])
 def test_generated_puzzles_are_unique_with_their_solution_in_range(width, height, colours):
-    for made in generate_many(width, height, colours, 2, seed=width * height):
+    for made in generate_many(plain(width, height), colours, 2, seed=width * height):
         puzzle = made.puzzle
         assert (puzzle.width, puzzle.height) == (width, height)
         assert colours[0] <= len(puzzle.colours) <= colours[1]
@@ -48,7 +49,7 @@ def test_a_cover_with_two_solutions_is_repaired_by_splitting_a_path():
         ((0, 3), (0, 2), (0, 1), (1, 1)),
         ((2, 1), (2, 2)),
     ]
-    puzzle, solution, repairs = make_unique(4, 4, paths, 6, Random(1), time_limit=10)
+    puzzle, solution, repairs = make_unique(plain(4, 4), paths, 6, Random(1), time_limit=10)
     assert repairs >= 1 and len(puzzle.colours) == 3 + repairs
     assert violations(puzzle, solution) == []
     assert uniqueness(puzzle).verdict is Verdict.UNIQUE
@@ -56,7 +57,7 @@ def test_a_cover_with_two_solutions_is_repaired_by_splitting_a_path():
 
 def test_an_impossible_colour_count_fails_clearly():
     with pytest.raises(GenerationFailed, match="4x4 board by 1-1 non-touching paths"):
-        cover(4, 4, (1, 1), Random(0), tries=50)
+        cover(plain(4, 4), (1, 1), Random(0), tries=50)
 
 
 def test_size_and_colour_options_are_read_or_refused():
@@ -105,6 +106,29 @@ def test_the_collection_in_puzzles_is_what_its_documented_command_makes():
     # README: the gen_* puzzles were made by `cpflow generate --size WxH --count N --seed 2026`.
     for size, count in (("5x5", 10), ("12x8", 3)):
         width, height = size_of(size)
-        made = generate_many(width, height, default_colours(width, height), count, seed=2026)
+        made = generate_many(plain(width, height), default_colours(width, height), count, seed=2026)
         for number, puzzle in enumerate(made, 1):
             assert (PUZZLES / f"gen_{size}_{number:02d}.txt").read_text() == picture(puzzle.puzzle)
+
+
+@pytest.mark.parametrize(
+    ("shape", "holes", "walls"), [("square", 6, 0), ("square", 0, 6), ("square", 4, 4), ("hex", 0, 0), ("hex", 3, 3)]
+)
+def test_boards_with_holes_walls_and_hexagons_are_generated_unique(shape, holes, walls):
+    for made in generate_many(plain(7, 6, shape), (4, 9), 2, seed=5, holes=holes, walls=walls):
+        puzzle = made.puzzle
+        assert (len(puzzle.holes()), len(puzzle.walls()), puzzle.shape) == (holes, walls, shape)
+        assert violations(puzzle, made.solution) == []
+        found = uniqueness(puzzle)
+        assert found.verdict is Verdict.UNIQUE and found.solutions == (made.solution,)
+        (again,) = load_text(picture(puzzle))
+        assert again.neighbours == puzzle.neighbours
+
+
+def test_generate_cli_writes_a_board_with_holes_that_solves_back(tmp_path):
+    result = run("generate", "--size", "7x7", "--holes", "5", "--walls", "3", "--seed", "1", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    (puzzle,) = load(tmp_path / "gen_7x7_01.txt")
+    assert len(puzzle.holes()) == 5 and len(puzzle.walls()) == 3
+    assert violations(puzzle, load_solution(puzzle, tmp_path / "gen_7x7_01.solution.txt")) == []
+    assert run("unique", "--quiet", tmp_path / "gen_7x7_01.txt").exit_code == 0

@@ -201,7 +201,7 @@ def describe(node: Node) -> str:
 
 def tag(node: Node) -> str:
     """A node as an identifier fragment for model variables: '2_3', or '2_3_1' for a lane."""
-    return "_".join(map(str, node))
+    return f"{node[0]}_{node[1]}" if len(node) == 2 else f"{node[0]}_{node[1]}_{node[2]}"
 
 
 def lattice(shape: str, width: int, height: int, cell: Cell) -> list[Cell]:
@@ -244,17 +244,20 @@ def _check_cells(allowed: set[Cell], cells: set[Cell], problem: str) -> None:
 def rings(puzzle: Puzzle, longest: int = 6) -> list[list[Node]]:
     """Short cycles of the graph, each in order: triangles (hex boards) and the cells round
     2x2 blocks (and 2x3, 3x2 ones when `longest` allows) of square boards."""
-    found = []
-    for u in puzzle.nodes:
-        for v in puzzle.neighbours[u]:
-            for w in puzzle.neighbours[v]:
-                if u < v < w and puzzle.are_neighbours(w, u):
-                    found.append([u, v, w])
+    near = {u: set(ns) for u, ns in puzzle.neighbours.items()}
+    found = [
+        [u, v, w]
+        for u, ns in puzzle.neighbours.items()
+        for v in ns
+        if u < v
+        for w in puzzle.neighbours[v]
+        if v < w and w in near[u]
+    ]
     shapes = [shape for shape in BLOCKS if len(shape) <= longest]
     for r, c in puzzle.cells:
         for shape in shapes:
             ring = [(r + dr, c + dc) for dr, dc in shape]
-            if all(puzzle.are_neighbours(a, b) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
+            if all(b in near.get(a, ()) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
                 found.append(ring)
     return found
 

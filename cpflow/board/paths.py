@@ -36,9 +36,9 @@ def walk(puzzle: Puzzle, steps: Steps) -> Solution:
 def reach(
     starts: Iterable[Node], steps: Steps, blocked: Collection[Node] = (), stop: Collection[Node] = ()
 ) -> set[Node]:
-    """The nodes reached from `starts` through `steps`, never entering `blocked`;
-    a `stop` node is reached, not passed."""
-    ahead = steps if callable(steps) else (lambda node: steps.get(node, ()))
+    """The nodes reached from `starts` through `steps` (a mapping must have every node as a key),
+    never entering `blocked`; a `stop` node is reached, not passed."""
+    ahead = steps if callable(steps) else steps.__getitem__
     seen = set(starts)
     stack = [node for node in seen if node not in stop]
     while stack:

@@ -1,8 +1,9 @@
 """Making puzzles with a proven unique solution.
 
-Method: the board is cut into tiles; a random Hamiltonian path of each tile (backbite
-moves from a serpentine) is cut wherever it would touch itself, and the pieces are
-merged across the board, shortest first, until the wanted number of colours is reached:
+Method, on any board (holes, walls, hexagons: it walks the board's graph): the board is
+cut into tiles; a random path through each tile (a serpentine shuffled by backbite
+moves) is cut wherever it would touch itself, and the pieces are merged
+across the board, shortest first, until the wanted number of colours is reached:
 a cover of the board by non-touching paths, whose ends become the endpoints. The solver
 then looks for a second solution; while there is one, the intended path through a cell
 where the two differ is split in two (a new colour there), and the check runs again.
@@ -20,16 +21,16 @@ import re
 import string
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from cpflow.board.errors import GenerationFailed, InvalidSolution
 from cpflow.board.formats import picture
-from cpflow.board.grid import Cell, Path, Puzzle, Solution
+from cpflow.board.grid import Cell, Node, Path, Puzzle, Solution, cell_of
 from cpflow.board.verify import violations
 from cpflow.workflows.unique import Verdict, uniqueness
 
-TRIES = 1000  # random Hamiltonian paths per cover, and covers per puzzle, before giving up
+TRIES = 1000  # random covers per puzzle, and tries per cover, before giving up
 TILE = 14  # side of the tiles a cover's first paths are made in
 # The game's letters first; '0' is left out, as a file of letters and '0' reads as the zero format.
 GAME = "RBYGOCMmPAWgTbcp"
@@ -78,22 +79,41 @@ def default_colours(width: int, height: int) -> tuple[int, int]:
     return max(2, round(0.8 * root)), max(3, round(1.2 * root), round(cells / 11))
 
 
+def plain(width: int, height: int, shape: str = "square") -> Puzzle:
+    """The empty board a generator fills: every cell of the array, no endpoints yet."""
+    return Puzzle.build(width, height, {}, shape=shape)
+
+
+def carve(board: Puzzle, holes: int, walls: int, rng: Random) -> Puzzle:
+    """The board with `holes` random cells taken out and `walls` random passages closed."""
+    cells = list(board.cells)
+    for _ in range(TRIES):
+        gone = set(rng.sample(cells, min(holes, max(0, len(cells) - 2))))
+        open_ = sorted(tuple(sorted(pair)) for pair in board.passages() if len(pair) == 2 and not pair & gone)
+        closed = rng.sample(open_, min(walls, len(open_)))
+        carved = Puzzle.build(board.width, board.height, {}, shape=board.shape, holes=gone, walls=closed)
+        if all(carved.neighbours.values()):  # no cell cut off on its own
+            return carved
+    raise GenerationFailed(f"could not carve {holes} holes and {walls} walls without cutting a cell off")
+
+
 def generate(
-    width: int, height: int, colours: tuple[int, int], rng: Random, time_limit: float = 60.0, tries: int = TRIES
+    board: Puzzle, colours: tuple[int, int], rng: Random, time_limit: float = 60.0, tries: int = TRIES
 ) -> Generated:
-    """One puzzle of width x height with between colours[0] and colours[1] colours, proven unique."""
+    """One puzzle on the board with between colours[0] and colours[1] colours, proven unique."""
     began = time.perf_counter()
     for covers in range(1, tries + 1):
-        made = make_unique(width, height, cover(width, height, colours, rng, tries), colours[1], rng, time_limit)
+        made = make_unique(board, cover(board, colours, rng, tries), colours[1], rng, time_limit)
         if made:
             puzzle, solution, repairs = made
             return Generated(puzzle, solution, covers, repairs, time.perf_counter() - began)
     low, high = colours
-    raise GenerationFailed(f"no unique {width}x{height} puzzle with {low}-{high} colours in {tries} covers")
+    size = f"{board.width}x{board.height}"
+    raise GenerationFailed(f"no unique {size} puzzle with {low}-{high} colours in {tries} covers")
 
 
 def make_unique(
-    width: int, height: int, paths: list[Path], most: int, rng: Random, time_limit: float
+    board: Puzzle, paths: list[Path], most: int, rng: Random, time_limit: float
 ) -> tuple[Puzzle, Solution, int] | None:
     """The puzzle of a cover, repaired until unique: (puzzle, solution, repairs), or None.
 
@@ -103,7 +123,7 @@ def make_unique(
     """
     paths, repairs = list(paths), 0
     while len(paths) <= most:
-        puzzle, solution = board(width, height, paths)
+        puzzle, solution = puzzle_of(board, paths)
         found = uniqueness(puzzle, time_limit=time_limit, workers=1, random_seed=0)
         if found.verdict is Verdict.UNIQUE:
             return puzzle, solution, repairs
@@ -113,155 +133,171 @@ def make_unique(
     return None
 
 
-def cover(width: int, height: int, colours: tuple[int, int], rng: Random, tries: int = TRIES) -> list[Path]:
-    """Non-touching paths of two cells or more covering the board, between colours[0] and colours[1] of them.
+def cover(board: Puzzle, colours: tuple[int, int], rng: Random, tries: int = TRIES) -> list[Path]:
+    """Non-touching paths of two nodes or more covering the board, between colours[0] and colours[1] of them.
 
     Winding paths in tiles of the board, cut wherever they would touch themselves, are
     merged down to the wanted count (`pieces`, `join`); merging stops at about one path
     per 11 cells. When that is still too many, each next try uses a little bigger tiles
     and straighter paths, so the count comes down into range (long straight paths in
-    the end); a try that failed on a lone cell is made again as it was.
+    the end); a try that left a lone cell or an end on a bridge is made again.
     """
     low, high = colours
     tile, winding = TILE, 2.0
     for _ in range(tries):
-        paths = join(pieces(width, height, tile, winding, rng), rng.randint(low, high), rng)
+        paths = join(board, pieces(board, tile, winding, rng), rng.randint(low, high), rng)
         if len(paths) > high:
             tile, winding = tile + 1, winding * 0.8
-        elif all(len(path) >= 2 for path in paths):
-            while len(paths) < low and split(paths, {cell for path in paths for cell in path}, rng):
+        elif all(len(path) >= 2 and _can_end(path[0]) and _can_end(path[-1]) for path in paths):
+            while len(paths) < low and split(paths, set(board.cells), rng):
                 pass
             if len(paths) >= low:
                 return [tuple(path) for path in paths]
     raise GenerationFailed(
-        f"found no cover of a {width}x{height} board by {low}-{high} non-touching paths in {tries} tries; "
-        "allow more colours"
+        f"found no cover of a {board.width}x{board.height} board by {low}-{high} non-touching paths "
+        f"in {tries} tries; allow more colours"
     )
 
 
-def pieces(width: int, height: int, tile: int, winding: float, rng: Random) -> list[list[Cell]]:
-    """A random Hamiltonian path of each tile (about tile x tile), cut wherever it would touch itself.
+def pieces(board: Puzzle, tile: int, winding: float, rng: Random) -> list[list[Node]]:
+    """Random paths through each tile of the board (about tile x tile cells), cut wherever they would touch themselves.
 
     Tiles keep big boards from being one long serpentine that backbite moves only
-    shuffle near its ends; `winding` is the number of moves per cell.
+    shuffle near its ends; `winding` is the number of moves per node.
     """
+    tiles: dict[tuple[int, int], list[Node]] = {}
+    for node in board.nodes:
+        tiles.setdefault((node[0] // tile, node[1] // tile), []).append(node)
     found = []
-    for top, rows in _spans(height, tile):
-        for left, cols in _spans(width, tile):
-            moves = int(winding * rows * cols)
-            if rng.random() < 0.5:
-                path = [(top + r, left + c) for r, c in hamiltonian_path(cols, rows, moves, rng)]
-            else:  # the serpentine the other way round
-                path = [(top + r, left + c) for c, r in hamiltonian_path(rows, cols, moves, rng)]
-            found += cut(path)
+    for key in sorted(tiles):
+        for path in serpentine(board, tiles[key], rng):
+            found += cut(board, shuffled(board, path, int(winding * len(path)), rng))
     return found
 
 
-def _spans(length: int, tile: int) -> list[tuple[int, int]]:
-    """(start, size) of near-equal parts of a side, each at most `tile` long."""
-    parts = -(-length // max(tile, 1))
-    base, extra = divmod(length, parts)
-    sizes = [base + (i < extra) for i in range(parts)]
-    return [(sum(sizes[:i]), size) for i, size in enumerate(sizes)]
+def serpentine(board: Puzzle, nodes: list[Node], rng: Random) -> list[list[Node]]:
+    """The nodes in a serpentine order, by rows or by columns at random, cut into runs of neighbours.
+
+    On a whole rectangle of a square or hexagonal board this is one path through every
+    cell; holes and walls cut it where the next node is not a neighbour.
+    """
+    across = rng.random() < 0.5
+    key = (
+        (lambda n: (n[0], n[1] if n[0] % 2 == 0 else -n[1]))
+        if across
+        else (lambda n: (n[1], n[0] if n[1] % 2 == 0 else -n[0]))
+    )
+    runs: list[list[Node]] = []
+    for node in sorted(nodes, key=key):
+        if runs and board.are_neighbours(runs[-1][-1], node):
+            runs[-1].append(node)
+        else:
+            runs.append([node])
+    return runs
 
 
-def hamiltonian_path(width: int, height: int, moves: int, rng: Random) -> list[Cell]:
-    """A random path through every cell: a serpentine shuffled by `moves` backbite moves."""
-    path = [(r, c if r % 2 == 0 else width - 1 - c) for r in range(height) for c in range(width)]
+def shuffled(board: Puzzle, path: list[Node], moves: int, rng: Random) -> list[Node]:
+    """The path through the same nodes after `moves` backbite moves: an end steps to a neighbour
+    on the path (not the one before it), and the loop that closes is reversed."""
+    path, on = list(path), set(path)
     if len(path) < 3:
         return path
     for _ in range(moves):
         if rng.random() < 0.5:
             path.reverse()
-        (r, c), before = path[-1], path[-2]
-        options = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-        options = [n for n in options if 0 <= n[0] < height and 0 <= n[1] < width and n != before]
-        i = path.index(rng.choice(options))
-        path[i + 1 :] = path[:i:-1]
+        options = [n for n in board.neighbours[path[-1]] if n in on and n != path[-2]]
+        if options:
+            i = path.index(rng.choice(options))
+            path[i + 1 :] = path[:i:-1]
     return path
 
 
-def cut(path: list[Cell]) -> list[list[Cell]]:
-    """The path in pieces, cut before any cell that would make its piece touch itself."""
-    pieces: list[list[Cell]] = [[]]
-    for cell in path:
+def cut(board: Puzzle, path: list[Node]) -> list[list[Node]]:
+    """The path in pieces, cut before any node that would make its piece touch itself."""
+    pieces: list[list[Node]] = [[]]
+    for node in path:
         piece = pieces[-1]
-        if any(_adjacent(cell, other) for other in piece[:-1]):
+        if any(board.are_neighbours(node, other) for other in piece[:-1]):
             pieces.append([])
-        pieces[-1].append(cell)
+        pieces[-1].append(node)
     return pieces
 
 
-def join(paths: list[list[Cell]], target: int, rng: Random) -> list[list[Cell]]:
+def join(board: Puzzle, paths: list[list[Node]], target: int, rng: Random) -> list[list[Node]]:
     """The paths merged, shortest first, down to `target` paths or as far as they go.
 
-    A path is joined end to end with a neighbouring path or, if three cells or longer,
-    gives its end cell to a neighbouring path's end that is no shorter (a lone cell
+    A path is joined end to end with a neighbouring path or, if three nodes or longer,
+    gives its end node to a neighbouring path's end that is no shorter (a lone node
     takes one instead); both moves keep every path non-touching, and giving lets paths
     grow where no two ends meet. Stops after a budget of moves too.
     """
     paths, stuck = [list(path) for path in paths], set()
-    budget = 2 * sum(map(len, paths))  # gifts can pass cells back and forth
+    budget = 2 * sum(map(len, paths))  # gifts can pass nodes back and forth
     while (len(paths) > target or any(len(path) < 2 for path in paths)) and budget > 0:
-        if not _merge_one(paths, stuck, rng):
+        if not _merge_one(board, paths, stuck, rng):
             break
         budget -= 1
     return paths
 
 
-def _merge_one(paths: list[list[Cell]], stuck: set, rng: Random) -> bool:
+def _merge_one(board: Puzzle, paths: list[list[Node]], stuck: set, rng: Random) -> bool:
     """One join or gift by the shortest path that can make one; False when none can."""
-    owner = {cell: i for i, path in enumerate(paths) for cell in path}
+    owner = {node: i for i, path in enumerate(paths) for node in path}
     for i in sorted(range(len(paths)), key=lambda i: (len(paths[i]), rng.random())):
         path = paths[i]
         if (path[0], path[-1], len(path)) in stuck:
             continue
-        near = sorted({owner[n] for end in (path[0], path[-1]) for n in _around(end) if owner.get(n, i) != i})
+        ends = (path[0], path[-1])
+        near = sorted({owner[n] for end in ends for n in board.neighbours[end] if owner.get(n, i) != i})
         rng.shuffle(near)
         for j in near:
-            joined = _joined(paths[j], path)
+            joined = _joined(board, paths[j], path)
             if joined:
                 paths[j] = joined
                 del paths[i]
                 return True
-            if 3 <= len(path) <= len(paths[j]) and _take(paths[j], path, rng):
+            if 3 <= len(path) <= len(paths[j]) and _take(board, paths[j], path, rng):
                 return True
-            if len(path) == 1 and len(paths[j]) >= 3 and _take(path, paths[j], rng):
-                return True  # a lone cell takes a cell: cells pass from shorter to longer paths only
+            if len(path) == 1 and len(paths[j]) >= 3 and _take(board, path, paths[j], rng):
+                return True  # a lone node takes a node: nodes pass from shorter to longer paths only
         stuck.add((path[0], path[-1], len(path)))
     return False
 
 
-def _take(taker: list[Cell], giver: list[Cell], rng: Random) -> bool:
-    """Move an end cell of `giver` onto an end of `taker`, if that touches nothing of `taker`."""
+def _take(board: Puzzle, taker: list[Node], giver: list[Node], rng: Random) -> bool:
+    """Move an end node of `giver` onto an end of `taker`, if that touches nothing of `taker`."""
     for t_end, g_end in rng.sample([(-1, -1), (-1, 0), (0, -1), (0, 0)], 4):
-        cell, end = giver[g_end], taker[t_end]
-        if _adjacent(cell, end) and sum(_adjacent(cell, other) for other in taker) == 1:
+        node, end = giver[g_end], taker[t_end]
+        if board.are_neighbours(node, end) and sum(board.are_neighbours(node, other) for other in taker) == 1:
             giver.pop(g_end)
             if t_end == -1:
-                taker.append(cell)
+                taker.append(node)
             else:
-                taker.insert(0, cell)
+                taker.insert(0, node)
             return True
     return False
 
 
-def _joined(first: list[Cell], second: list[Cell]) -> list[Cell] | None:
+def _joined(board: Puzzle, first: list[Node], second: list[Node]) -> list[Node] | None:
     """The two paths as one, end to start, in some orientation, if that touches nowhere else."""
     others = set(second)
     for a in (first, first[::-1]):
         for b in (second, second[::-1]):
-            if _adjacent(a[-1], b[0]):
-                contacts = sum(1 for cell in a for n in _around(cell) if n in others)
+            if board.are_neighbours(a[-1], b[0]):
+                contacts = sum(1 for node in a for n in board.neighbours[node] if n in others)
                 if contacts == 1:
                     return a + b
     return None
 
 
 def split(paths: list, cells: set[Cell], rng: Random) -> bool:
-    """Split a path next to one of `cells` (where two solutions differ) into two of two cells or more."""
+    """Split a path next to one of `cells` (where two solutions differ) into two of two nodes or more,
+    never leaving an end on a bridge."""
     options = [
-        (p, i) for p, path in enumerate(paths) for i in range(2, len(path) - 1) if {path[i - 1], path[i]} & cells
+        (p, i)
+        for p, path in enumerate(paths)
+        for i in range(2, len(path) - 1)
+        if {cell_of(path[i - 1]), cell_of(path[i])} & cells and _can_end(path[i - 1]) and _can_end(path[i])
     ]
     if not options:
         return False
@@ -270,12 +306,17 @@ def split(paths: list, cells: set[Cell], rng: Random) -> bool:
     return True
 
 
-def board(width: int, height: int, paths: list[Path]) -> tuple[Puzzle, Solution]:
+def _can_end(node: Node) -> bool:
+    """Whether a path may end here: anywhere but on a bridge's lane."""
+    return len(node) == 2
+
+
+def puzzle_of(board: Puzzle, paths: list[Path]) -> tuple[Puzzle, Solution]:
     """The puzzle whose endpoints are the paths' ends, colours named in reading order."""
     oriented = sorted(path if path[0] < path[-1] else path[::-1] for path in paths)
     names = NAMES if len(oriented) <= len(NAMES) else [str(i) for i in range(1, len(oriented) + 1)]
     solution = Solution({names[i]: path for i, path in enumerate(oriented)})
-    puzzle = Puzzle.build(width, height, {k: (p[0], p[-1]) for k, p in solution.paths.items()})
+    puzzle = replace(board, endpoints={k: (p[0], p[-1]) for k, p in solution.paths.items()}, name="")
     found = violations(puzzle, solution)
     if found:
         raise InvalidSolution("generate", found)
@@ -283,12 +324,13 @@ def board(width: int, height: int, paths: list[Path]) -> tuple[Puzzle, Solution]
 
 
 def generate_many(
-    width: int, height: int, colours: tuple[int, int], count: int, seed: int, time_limit: float = 60.0
+    board: Puzzle, colours: tuple[int, int], count: int, seed: int, time_limit: float = 60.0, holes=0, walls=0
 ) -> Iterator[Generated]:
-    """`count` unique puzzles, one at a time; the same arguments give the same puzzles."""
+    """`count` unique puzzles, one at a time, each on the board with `holes` and `walls` carved at
+    random; the same arguments give the same puzzles."""
     rng = Random(seed)
     for _ in range(count):
-        yield generate(width, height, colours, rng, time_limit)
+        yield generate(carve(board, holes, walls, rng) if holes or walls else board, colours, rng, time_limit)
 
 
 def name(width: int, height: int, number: int, prefix: str = "gen") -> str:
@@ -307,12 +349,3 @@ def save(made: Generated, directory: pathlib.Path, stem: str) -> tuple[pathlib.P
     puzzle_file.write_text(picture(made.puzzle))
     solution_file.write_text(picture(made.puzzle, made.solution))
     return puzzle_file, solution_file
-
-
-def _adjacent(a: Cell, b: Cell) -> bool:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
-
-
-def _around(cell: Cell) -> list[Cell]:
-    r, c = cell
-    return [(r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)]

@@ -12,6 +12,7 @@ from cpflow.board.formats import load
 from cpflow.board.grid import Puzzle
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
+PUZZLE_SUFFIXES = (".txt", ".level")  # what a directory is read for
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Entry:
 
 
 def expand(arguments: Iterable[str]) -> list[Path]:
-    """Files named directly, matched by a glob, or found (`*.txt`) in a directory.
+    """Files named directly, matched by a glob, or found (`*.txt`, `*.level`) in a directory.
 
     Solution files (`*.sol.txt`, `*.solution.txt`) are left out of globs and directories.
     """
@@ -32,9 +33,10 @@ def expand(arguments: Iterable[str]) -> list[Path]:
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            found = [p for p in sorted(path.glob("*.txt")) if not p.name.endswith(SOLUTION_SUFFIXES)]
+            found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
+            found = [p for p in found if not p.name.endswith(SOLUTION_SUFFIXES)]
             if not found:
-                raise PuzzleFormatError(argument, 1, 1, "directory holds no .txt puzzle files")
+                raise PuzzleFormatError(argument, 1, 1, "directory holds no .txt or .level puzzle files")
             paths += found
         elif not path.exists() and glob.has_magic(argument):
             found = [Path(p) for p in sorted(glob.glob(argument)) if not p.endswith(SOLUTION_SUFFIXES)]
