@@ -58,6 +58,16 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Puzzles solved at once,
 TimeLimit = Annotated[float | None, typer.Option(help="Seconds per puzzle before giving up.", min=0)]
 Workers = Annotated[int | None, typer.Option(help="CP-SAT worker threads per puzzle (default 1).", min=1)]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, verdict, seconds.")]
+AllowTouch = Annotated[
+    bool, typer.Option("--allow-touch", help="Paths may run beside themselves (the Numberlink reading).")
+]
+AllowBlanks = Annotated[
+    bool, typer.Option("--allow-blanks", help="Cells may stay empty (the original Numberlink rule).")
+]
+Hint = Annotated[
+    Path | None,
+    typer.Option("--hint", help="A partly solved board (one puzzle): its coloured cells keep their colours."),
+]
 DEFAULT_ENGINE = EngineName(DEFAULT)
 AUTO = InputFormat("auto")
 
@@ -77,12 +87,15 @@ def solve(
     quiet: Quiet = False,
     engine: EngineOption = DEFAULT_ENGINE,
     jobs: Jobs = 1,
+    allow_touch: AllowTouch = False,
+    allow_blanks: AllowBlanks = False,
+    hint: Hint = None,
 ) -> None:
     """Solve puzzles and show each solution. Exit 0 if all solved, 1 if not, 2 on bad input."""
     from cpflow import reports
 
     with failures():
-        entries = _load(files, input_format)
+        entries = _load(files, input_format, allow_touch, allow_blanks, hint)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         raise typer.Exit(reports.show_solved(entries, format.value, quiet, jobs, options))
 
@@ -96,6 +109,9 @@ def unique(
     workers: Workers = None,
     quiet: Quiet = False,
     engine: EngineOption = DEFAULT_ENGINE,
+    allow_touch: AllowTouch = False,
+    allow_blanks: AllowBlanks = False,
+    hint: Hint = None,
 ) -> None:
     """Prove each puzzle has exactly one solution, or show two that differ.
 
@@ -105,7 +121,7 @@ def unique(
     from cpflow import reports
 
     with failures():
-        entries = _load(files, input_format)
+        entries = _load(files, input_format, allow_touch, allow_blanks, hint)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         raise typer.Exit(reports.show_uniqueness(entries, format.value, quiet, options))
 
@@ -118,6 +134,9 @@ def count(
     format: Annotated[CountFormat, typer.Option("--format", "-f")] = CountFormat.text,
     time_limit: TimeLimit = None,
     engine: EngineOption = DEFAULT_ENGINE,
+    allow_touch: AllowTouch = False,
+    allow_blanks: AllowBlanks = False,
+    hint: Hint = None,
 ) -> None:
     """Count each puzzle's distinct solutions up to --limit.
 
@@ -126,7 +145,7 @@ def count(
     from cpflow import reports
 
     with failures():
-        entries = _load(files, input_format)
+        entries = _load(files, input_format, allow_touch, allow_blanks, hint)
         raise typer.Exit(reports.show_counts(entries, limit, format.value, engine=engine.value, time_limit=time_limit))
 
 
@@ -265,10 +284,11 @@ def failures() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def _load(files: list[str], input_format):
+def _load(files: list[str], input_format, touch: bool = False, blanks: bool = False, hint: Path | None = None):
+    from cpflow.board.grid import Rules
     from cpflow.workflows.inputs import load_all
 
-    return load_all(files, input_format.value)
+    return load_all(files, input_format.value, Rules(touch=touch, blanks=blanks), hint)
 
 
 def _option(hint: str, read, *args):

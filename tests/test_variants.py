@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from brute import brute_count
@@ -13,7 +14,7 @@ from typer.testing import CliRunner
 from conftest import VARIANTS, needs_variants, variant_levels
 from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.formats import load_with_solutions, parse, parse_solution, picture
-from cpflow.board.grid import Puzzle, Solution, lattice
+from cpflow.board.grid import Puzzle, Rules, Solution, lattice
 from cpflow.board.verify import violations
 from cpflow.cli import app
 from cpflow.engines.registry import DEFAULT, available, count, solve
@@ -100,6 +101,17 @@ def tiny_boards(draw) -> Puzzle:
     )
 
 
+@st.composite
+def tiny_puzzles_under_any_rules(draw) -> Puzzle:
+    """A tiny board of any kind, under any of the rule sets, with a hint or two sometimes."""
+    puzzle = draw(tiny_boards())
+    rules = draw(st.sampled_from([Rules(), Rules(touch=True), Rules(blanks=True), Rules(touch=True, blanks=True)]))
+    free = [node for node in puzzle.nodes if node not in puzzle.endpoint_colour()]
+    hinted = draw(st.lists(st.sampled_from(free), max_size=2, unique=True)) if free else []
+    hints = {node: draw(st.sampled_from(puzzle.colours)) for node in hinted}
+    return replace(puzzle, rules=rules, hints=hints)
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(puzzle=tiny_boards())
@@ -109,6 +121,17 @@ def test_every_engine_counts_tiny_variant_boards_as_brute_force_does(engine, puz
     assert status is Status.SOLVED
     assert len(found) == expected
     assert solve(puzzle, engine).status is (Status.SOLVED if expected else Status.UNSOLVABLE)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(puzzle=tiny_puzzles_under_any_rules())
+def test_every_engine_honours_touching_blanks_and_hints_as_brute_force_does(engine, puzzle):
+    expected = brute_count(puzzle)
+    found, status = count(puzzle, 60, engine)
+    assert status is Status.SOLVED
+    assert len(found) == expected
+    assert len(set(map(repr, found))) == len(found)  # distinct solutions, not one board counted twice
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -219,3 +242,29 @@ def test_verify_names_what_is_wrong_and_exits_1(tmp_path):
     right.write_text(json.dumps({"paths": paths}))
     assert run("verify", tmp_path / "plus.txt", right).exit_code == 0
     assert run("verify", puzzle_file).exit_code == 2  # a board file carries no solution
+
+
+def test_allow_touch_and_allow_blanks_open_boards_the_strict_rules_close(tmp_path):
+    touching, blank = tmp_path / "touch.txt", tmp_path / "blank.txt"
+    touching.write_text("RRB\n..B\n")  # R can only run round the bottom row, beside itself
+    blank.write_text("R.R\n...\n")  # R cannot fill the bottom row without touching itself
+    assert run("solve", "--quiet", touching).exit_code == 1
+    assert run("solve", "--quiet", "--allow-touch", touching).exit_code == 0
+    assert run("solve", "--quiet", blank).exit_code == 1
+    assert run("solve", "--quiet", "--allow-blanks", blank).exit_code == 0
+    counted = run("count", "--allow-blanks", "--allow-touch", blank)
+    assert counted.stdout.strip() == f"{blank}: exactly 4 solutions"
+    assert run("unique", "--quiet", "--allow-blanks", blank).stdout.split()[1] == "not-unique"
+
+
+def test_a_hint_file_fixes_cells_and_bad_hints_are_located(tmp_path):
+    puzzle, hint = tmp_path / "p.txt", tmp_path / "h.txt"
+    puzzle.write_text("R.R\n...\n")
+    hint.write_text("...\n.R.\n")
+    result = run("solve", "--allow-blanks", "--hint", hint, puzzle)
+    assert result.exit_code == 0 and result.stdout.splitlines()[1:] == ["R.R", "RRR"]
+    assert run("count", "--allow-blanks", "--hint", hint, puzzle).stdout.strip() == f"{puzzle}: exactly 1 solution"
+    hint.write_text("...\n.Q.\n")
+    bad = run("solve", "--hint", hint, puzzle)
+    assert bad.exit_code == 2 and bad.stderr.strip() == f"{hint}:2:2: hint 'Q' is not a colour of the puzzle"
+    assert run("solve", "--hint", hint, puzzle, puzzle).exit_code == 2

@@ -179,10 +179,10 @@ def _json_solution(puzzle: Puzzle, text: str, source: str) -> Solution:
         raise PuzzleFormatError(source, 1, 1, "paths must be lists of cells [row, col]") from None
 
 
-def _same_size(puzzle: Puzzle, width: int, height: int, source: str) -> None:
+def _same_size(puzzle: Puzzle, width: int, height: int, source: str, what: str = "solution") -> None:
     if (width, height) != (puzzle.width, puzzle.height):
         size = f"{puzzle.width}x{puzzle.height}"
-        raise PuzzleFormatError(source, 1, 1, f"solution is {width}x{height}, the puzzle {size}")
+        raise PuzzleFormatError(source, 1, 1, f"{what} is {width}x{height}, the puzzle {size}")
 
 
 def _trace(puzzle: Puzzle, colour_at: dict[Cell, str | None]) -> Solution:
@@ -211,6 +211,44 @@ def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]
         options.append([n for n in puzzle.neighbours[nxt]])
         best = max(best, path, key=len)
     return tuple(best)
+
+
+def parse_hints(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, Colour]:
+    """The cells a hint file colours (as a partly solved board in the puzzle's own format, `.`
+    where unknown), as hints for the puzzle: each must be one of its colours."""
+    fmt = detect(text)
+    if fmt == "board":
+        board = native.read_boards(text, source)[0]
+        marks = {cell: mark for cell, mark in board.marks.items() if mark not in native.MARKS}
+        width, height, where = (
+            board.width,
+            board.height,
+            {cell: (board.first + 1 + cell[0], cell[1] + 1) for cell in marks},
+        )
+    elif fmt in grids.GRID_FORMATS:
+        grid = grids.read_grids(text, source, fmt)[0]
+        width, height = len(grid[0]), len(grid)
+        tokens = {(r, c): token for r, row in enumerate(grid) for c, token in enumerate(row) if token.text}
+        marks, where = (
+            {cell: t.text for cell, t in tokens.items()},
+            {cell: (t.line, t.col) for cell, t in tokens.items()},
+        )
+    else:
+        raise PuzzleFormatError(source, 1, 1, "a hint file is a grid or a board with some cells coloured")
+    _same_size(puzzle, width, height, source, "hint")
+    owner, hints = puzzle.endpoint_colour(), {}
+    for cell, colour in marks.items():
+        if colour not in puzzle.endpoints:
+            raise PuzzleFormatError(source, *where[cell], f"hint {colour!r} is not a colour of the puzzle")
+        if cell not in puzzle.neighbours or owner.get(cell, colour) != colour:
+            raise PuzzleFormatError(source, *where[cell], f"hint {colour!r} at {cell} is not a cell it could have")
+        if cell not in owner:
+            hints[cell] = colour
+    return hints
+
+
+def load_hints(puzzle: Puzzle, path: str | Path) -> dict[Node, Colour]:
+    return parse_hints(puzzle, read_text(Path(path)), str(path))
 
 
 def load_solution(puzzle: Puzzle, path: str | Path) -> Solution:

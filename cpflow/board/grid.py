@@ -15,6 +15,8 @@ Glossary
 - endpoint: one of the two nodes a colour's path must join (never a bridge lane).
 - path: the nodes of one colour, in order, from its first endpoint to its second.
 - solution: one path per colour, covering every node exactly once.
+- rules: the default is Flow Free's; `touch` and `blanks` relax them (`Rules`).
+- hint: a node a solution must give a certain colour (a partly solved board).
 
 Engines, the verifier and the workflows see only `nodes` and `neighbours`; the shape
 and the array are for reading, writing, drawing and generating, and only this module
@@ -33,6 +35,19 @@ Path = tuple[Node, ...]  # e.g. ((0, 0), (0, 1), (1, 1))
 Pair = frozenset[Cell]  # two cells, e.g. the two sides of a wall
 
 SHAPES = ("square", "hex")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which of the game's rules hold. The default is Flow Free's: every node covered, no path
+    touching itself. `touch`: paths may run beside themselves (the Numberlink reading);
+    `blanks`: nodes may stay empty (the original Numberlink rule)."""
+
+    touch: bool = False
+    blanks: bool = False
+
+
+FLOW = Rules()
 ACROSS, DOWN = 0, 1  # a bridge's lanes
 
 
@@ -46,6 +61,8 @@ class Puzzle:
     neighbours: Mapping[Node, tuple[Node, ...]]  # every node of the board is a key
     shape: str = "square"
     name: str = field(default="", compare=False)
+    rules: Rules = FLOW
+    hints: Mapping[Node, Colour] = field(default_factory=dict)  # nodes a solution must give these colours
 
     @classmethod
     def build(

@@ -4,7 +4,8 @@ The rules, on the puzzle's graph: each colour's path joins its two endpoints thr
 neighbouring nodes; no node is used twice (paths never cross, share a node or loop);
 every node is covered (both lanes of a bridge); a path never touches itself (two
 neighbouring nodes of one colour are consecutive on its path; a bridge's two lanes are
-not neighbours).
+not neighbours). The puzzle's `rules` may lift the last two (`blanks`, `touch`), and
+its `hints` must keep their colours.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ def violations(puzzle: Puzzle, solution: Solution) -> list[str]:
         if colour in puzzle.endpoints:
             found += _path_violations(puzzle, colour, path)
     found += _sharing_violations(puzzle, solution)
-    if not found:
+    found += _hint_violations(puzzle, solution)
+    if not found and not puzzle.rules.touch:
         found += _self_touch_violations(puzzle, solution)
     return found
 
@@ -62,7 +64,19 @@ def _sharing_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
             found.append(f"colour {colours[0]!r} visits {describe(node)} more than once (a loop)")
         elif len(colours) > 1:
             found.append(f"{describe(node)} is used by colours {sorted(set(colours))}")
-    found += [f"{describe(node)} is not covered" for node in puzzle.nodes if node not in owners]
+    if not puzzle.rules.blanks:
+        found += [f"{describe(node)} is not covered" for node in puzzle.nodes if node not in owners]
+    return found
+
+
+def _hint_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+    """Every hinted node has its hinted colour."""
+    colour_of = solution.colour_of()
+    found = []
+    for node, colour in puzzle.hints.items():
+        if colour_of.get(node) != colour:
+            has = f"has {colour_of[node]!r}" if node in colour_of else "is empty"
+            found.append(f"{describe(node)} is hinted {colour!r} but {has}")
     return found
 
 
@@ -74,5 +88,5 @@ def _self_touch_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
         f"colour {colour_of[a]!r} touches itself at {describe(a)} and {describe(b)}"
         for a in puzzle.nodes
         for b in puzzle.neighbours[a]
-        if a < b and colour_of[a] == colour_of[b] and frozenset((a, b)) not in steps
+        if a < b and a in colour_of and colour_of[a] == colour_of.get(b) and frozenset((a, b)) not in steps
     ]

@@ -43,12 +43,13 @@ class CircuitVars:
         return [self.arcs[key] for key in ((colour, u, v), (colour, v, u)) if key in self.arcs]
 
     def same_as(self, solution: Solution) -> list[cp_model.IntVar]:
-        """Literals all true exactly when each non-endpoint node has its colour in `solution`.
-
-        The colouring fixes the paths (a path cannot touch itself), so the clause
-        `add_bool_or([~lit for lit in same_as(s)])` excludes exactly the solution s.
-        """
-        return [self.on[k, node] for k, path in solution.paths.items() for node in path[1:-1]]
+        """Literals all true exactly when every path takes the steps it takes in `solution`,
+        so that `add_bool_or([~lit for lit in same_as(s)])` excludes exactly the solution s."""
+        found = []
+        for k, path in solution.paths.items():
+            forward = path if path[0] == self.puzzle.endpoints[k][0] else path[::-1]
+            found += [self.arcs[k, u, w] for u, w in zip(forward, forward[1:], strict=False)]
+        return found
 
     def extract(self, solver: cp_model.CpSolver) -> Solution:
         """The paths, read by following the true arcs from each colour's start."""
@@ -71,15 +72,24 @@ def add_colour_circuits(model: cp_model.CpModel, v: CircuitVars) -> None:
 
 
 def add_one_colour_per_cell(model: cp_model.CpModel, v: CircuitVars) -> None:
-    """Every node is covered by exactly one path."""
+    """Every node is covered by exactly one path (at most one, where blanks are allowed)."""
     owner = v.puzzle.endpoint_colour()
+    add = model.add_at_most_one if v.puzzle.rules.blanks else model.add_exactly_one
     for node in v.puzzle.nodes:
         if node not in owner:
-            model.add_exactly_one(v.on[k, node] for k, nodes in v.domains.items() if node in nodes)
+            add(v.on[k, node] for k, nodes in v.domains.items() if node in nodes)
+
+
+def add_hints(model: cp_model.CpModel, v: CircuitVars) -> None:
+    """A hinted node has its hinted colour."""
+    for node, colour in v.puzzle.hints.items():
+        model.add_bool_or([v.covers(colour, node)])
 
 
 def add_no_self_touch(model: cp_model.CpModel, v: CircuitVars) -> None:
-    """Two neighbouring nodes of one colour are consecutive on its path."""
+    """Two neighbouring nodes of one colour are consecutive on its path (unless paths may touch)."""
+    if v.puzzle.rules.touch:
+        return
     for colour, nodes in v.domains.items():
         for a in nodes:
             for b in v.puzzle.neighbours[a]:
@@ -99,4 +109,5 @@ def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, CircuitVars]:
     add_colour_circuits(model, v)
     add_one_colour_per_cell(model, v)
     add_no_self_touch(model, v)
+    add_hints(model, v)
     return model, v

@@ -117,7 +117,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         solution = self.v.extract(self)
-        key = frozenset(solution.colour_of().items())
+        key = frozenset(solution.paths.items())
         if key in self.seen:
             return  # auxiliary variables may give one board several assignments
         self.seen.add(key)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from pathlib import Path
 
 # ortools bundles HiGHS as libhighs.so.1, the soname of highspy's own copy: whichever
@@ -75,12 +76,9 @@ class IlpVars:
         return [(k, self.edge[key]) for k, key in found if key in self.edge]
 
     def same_as(self, solution: Solution) -> list[pulp.LpVariable]:
-        """Binaries all 1 exactly when each non-endpoint node has its colour in `solution`.
-
-        The colouring fixes the paths (a path cannot touch itself), so
-        `lpSum(same_as(s)) <= len(same_as(s)) - 1` excludes exactly the solution s.
-        """
-        return [self.x[k, node] for k, path in solution.paths.items() for node in path[1:-1]]
+        """Binaries all 1 exactly when every path takes the steps it takes in `solution`, so that
+        `lpSum(same_as(s)) <= len(same_as(s)) - 1` excludes exactly the solution s."""
+        return [self.edge[_edge_key(k, a, b)] for k, path in solution.paths.items() for a, b in pairwise(path)]
 
     def steps(self, value: Value) -> dict[Node, list[Node]]:
         """Each node's neighbours joined to it in the answer, whatever the colour."""
@@ -113,11 +111,24 @@ def _edge_key(colour: Colour, a: Node, b: Node) -> tuple[Colour, Node, Node]:
 
 
 def add_one_colour_per_cell(prob: pulp.LpProblem, v: IlpVars) -> None:
-    """Every node is covered by exactly one path (an endpoint's colour is fixed: it has no binary)."""
+    """Every node is covered by exactly one path, at most one where blanks are allowed
+    (an endpoint's colour is fixed: it has no binary)."""
     owner = v.puzzle.endpoint_colour()
     for node in v.puzzle.nodes:
-        if node not in owner:
-            prob += pulp.lpSum(v.x[k, node] for k in v.domains if (k, node) in v.x) == 1, f"colour_{tag(node)}"
+        colours = [v.x[k, node] for k in v.domains if (k, node) in v.x]
+        if node in owner or not colours:
+            continue
+        if v.puzzle.rules.blanks:
+            prob += pulp.lpSum(colours) <= 1, f"colour_{tag(node)}"
+        else:
+            prob += pulp.lpSum(colours) == 1, f"colour_{tag(node)}"
+
+
+def add_hints(prob: pulp.LpProblem, v: IlpVars) -> None:
+    """A hinted node has its hinted colour."""
+    for node, colour in v.puzzle.hints.items():
+        if (colour, node) in v.x:
+            prob += v.x[colour, node] == 1, f"hint_{tag(node)}"
 
 
 def add_degrees(prob: pulp.LpProblem, v: IlpVars) -> None:
@@ -129,7 +140,9 @@ def add_degrees(prob: pulp.LpProblem, v: IlpVars) -> None:
 
 
 def add_no_self_touch(prob: pulp.LpProblem, v: IlpVars) -> None:
-    """Two neighbouring nodes of one colour are consecutive on its path."""
+    """Two neighbouring nodes of one colour are consecutive on its path (unless paths may touch)."""
+    if v.puzzle.rules.touch:
+        return
     for (colour, a, b), edge in v.edge.items():
         prob += v.covers(colour, a) + v.covers(colour, b) - 1 <= edge, f"touch_{edge.name}"
 
@@ -138,11 +151,13 @@ def add_ring_limits(prob: pulp.LpProblem, v: IlpVars) -> None:
     """Round a triangle or a 2x2 block at most all but 2 sides are joined (redundant, but it tightens the LP a lot).
 
     One side fewer would leave the ends neighbours of one colour that are not
-    consecutive, which no-self-touch forbids; every side would be a loop.
+    consecutive, which no-self-touch forbids; every side would be a loop (all that
+    is left to forbid where paths may touch).
     """
+    spare = 1 if v.puzzle.rules.touch else 2
     for i, ring in enumerate(rings(v.puzzle, longest=4)):
         sides = [e for a, b in zip(ring, ring[1:] + ring[:1], strict=True) for _, e in v.joined(a, b)]
-        prob += pulp.lpSum(sides) <= len(ring) - 2, f"ring_{i}"
+        prob += pulp.lpSum(sides) <= len(ring) - spare, f"ring_{i}"
 
 
 def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:
@@ -164,8 +179,9 @@ def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:
         net[b].append(var)
         net[a].append(-var)
     for node, terms in net.items():
-        if node not in starts:
-            prob += pulp.lpSum(terms) == 1, f"feed_{tag(node)}"
+        covered = [v.x[k, node] for k in v.domains if (k, node) in v.x] if v.puzzle.rules.blanks else [1]
+        if node not in starts and (terms or covered):
+            prob += pulp.lpSum(terms) == (1 if node in ends else pulp.lpSum(covered)), f"feed_{tag(node)}"
 
 
 def add_loop_cuts(prob: pulp.LpProblem, v: IlpVars, loops: list[frozenset[Node]]) -> None:
@@ -180,7 +196,7 @@ def add_loop_cuts(prob: pulp.LpProblem, v: IlpVars, loops: list[frozenset[Node]]
 
 
 def add_exclusions(prob: pulp.LpProblem, v: IlpVars, exclude: Sequence[Solution]) -> None:
-    """None of the excluded solutions may be returned: some node takes another colour."""
+    """None of the excluded solutions may be returned: some path takes another step."""
     for n, solution in enumerate(exclude):
         same = v.same_as(solution)
         prob += pulp.lpSum(same) <= len(same) - 1, f"exclude_{n}"
@@ -204,6 +220,7 @@ def build(puzzle: Puzzle, connectivity: str = DEFAULT_CONNECTIVITY) -> tuple[pul
     add_degrees(prob, v)
     add_no_self_touch(prob, v)
     add_ring_limits(prob, v)
+    add_hints(prob, v)
     if connectivity == "flow":
         add_flow(prob, v)
     return prob, v

@@ -5,6 +5,8 @@ each colour's end to the next colour's start form one tour through every node, s
 path can close a loop of its own. Each node has one integer `label[u]`, the index of
 its colour; an arc copies the label, and two neighbours joined by no arc must differ.
 The model grows with the number of nodes and edges only, not with nodes x colours.
+Under `rules.blanks` a node may be left out of the tour (`visited[u]` false); under
+`rules.touch` neighbours of one colour need not be consecutive.
 """
 
 from __future__ import annotations
@@ -24,15 +26,26 @@ class LabelVars:
         self.reason: str | None = impossibility(puzzle, colour_domains)
         self.label: dict[Node, cp_model.IntVar] = {}
         self.arc: dict[tuple[Node, Node], cp_model.IntVar] = {}
+        self.visited: dict[Node, cp_model.IntVar] = {}  # under rules.blanks: the node lies on a path
         if self.reason:
             return  # some cell may have no colour left: build nothing
-        number = {colour: i for i, colour in enumerate(puzzle.colours)}
+        self.number = number = {colour: i for i, colour in enumerate(puzzle.colours)}
         owner = puzzle.endpoint_colour()
         self.colours = {
             node: {number[k] for k, nodes in colour_domains.items() if node in nodes} for node in puzzle.nodes
         }
         for node, colour in owner.items():
             self.colours[node] = {number[colour]}
+        dead = [node for node, values in self.colours.items() if not values]  # only under rules.blanks
+        for node in dead:
+            self.colours[node] = {-1}  # no colour: the node stays empty
+        if puzzle.rules.blanks:
+            true = model.new_constant(1)
+            self.visited = {
+                node: true if node in owner else model.new_bool_var(f"visited_{tag(node)}") for node in puzzle.nodes
+            }
+            for node in dead:
+                model.add(self.visited[node] == 0)
         self.label = {
             node: model.new_int_var_from_domain(cp_model.Domain.from_values(sorted(values)), f"label_{tag(node)}")
             for node, values in self.colours.items()
@@ -54,6 +67,10 @@ class LabelVars:
                 model.add(sum(self.steps(*key)) == joined)
                 self.joined[key] = joined
 
+    def on_path(self, *nodes: Node) -> list[cp_model.IntVar]:
+        """Literals true when every one of `nodes` lies on a path (none, unless blanks are allowed)."""
+        return [self.visited[node] for node in nodes if self.visited]
+
     def steps(self, u: Node, w: Node) -> list[cp_model.IntVar]:
         """The arcs between u and w, in either direction, that the model has."""
         return [self.arc[key] for key in ((u, w), (w, u)) if key in self.arc]
@@ -74,6 +91,7 @@ def add_tour(model: cp_model.CpModel, v: LabelVars) -> None:
     pairs = list(v.puzzle.endpoints.values())
     true = model.new_constant(1)
     arcs += [(index[end], index[pairs[(i + 1) % len(pairs)][0]], true) for i, (_, end) in enumerate(pairs)]
+    arcs += [(index[u], index[u], ~visited) for u, visited in v.visited.items() if u not in v.puzzle.endpoint_colour()]
     model.add_circuit(arcs)
 
 
@@ -84,35 +102,54 @@ def add_colour_flow(model: cp_model.CpModel, v: LabelVars) -> None:
 
 
 def add_no_self_touch(model: cp_model.CpModel, v: LabelVars) -> None:
-    """Neighbours joined by no step of a path have different colours."""
+    """Neighbours joined by no step of a path have different colours (when both lie on paths)."""
+    if v.puzzle.rules.touch:
+        return
     for (u, w), joined in v.joined.items():
-        model.add(v.label[u] != v.label[w]).only_enforce_if(~joined)
+        model.add(v.label[u] != v.label[w]).only_enforce_if([~joined, *v.on_path(u, w)])
     for u, values in v.colours.items():
         for w in v.puzzle.neighbours[u]:
             if u < w and (u, w) not in v.joined and not values.isdisjoint(v.colours[w]):
-                model.add(v.label[u] != v.label[w])
+                model.add(v.label[u] != v.label[w]).only_enforce_if(v.on_path(u, w))
 
 
 def add_degrees(model: cp_model.CpModel, v: LabelVars) -> None:
-    """Redundant: an endpoint is joined to one neighbour, any other cell to two."""
+    """Redundant: an endpoint is joined to one neighbour, any other node on a path to two."""
     owner = v.puzzle.endpoint_colour()
     touching: dict[Node, list] = {}
     for (u, w), joined in v.joined.items():
         touching.setdefault(u, []).append(joined)
         touching.setdefault(w, []).append(joined)
     for node in v.puzzle.nodes:
-        model.add(sum(touching.get(node, [])) == (1 if node in owner else 2))
+        degree = 1 if node in owner else 2 * v.visited[node] if v.visited else 2
+        model.add(sum(touching.get(node, [])) == degree)
 
 
 def add_ring_limits(model: cp_model.CpModel, v: LabelVars) -> None:
     """Redundant: a path takes at most all but two sides of a short cycle (`rings`).
 
     Taking all but one side would leave the ring's two ends neighbours of one colour
-    that are not consecutive: a path touching itself.
+    that are not consecutive: a path touching itself. Where paths may touch, only the
+    whole ring (a loop) is ruled out.
     """
+    spare = 1 if v.puzzle.rules.touch else 2
     for ring in rings(v.puzzle):
         sides = [(a, b) if a < b else (b, a) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
-        model.add(sum(v.joined[side] for side in sides if side in v.joined) <= len(ring) - 2)
+        model.add(sum(v.joined[side] for side in sides if side in v.joined) <= len(ring) - spare)
+
+
+def add_hints(model: cp_model.CpModel, v: LabelVars) -> None:
+    """A hinted node has its hinted colour (and lies on a path)."""
+    for node, colour in v.puzzle.hints.items():
+        model.add(v.label[node] == v.number[colour])
+        model.add_bool_and(v.on_path(node))
+
+
+def add_quiet_blanks(model: cp_model.CpModel, v: LabelVars) -> None:
+    """An empty node takes its lowest label, so that one board is one assignment (for counting)."""
+    for node, visited in v.visited.items():
+        if node not in v.puzzle.endpoint_colour():
+            model.add(v.label[node] == min(v.colours[node])).only_enforce_if(~visited)
 
 
 def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
@@ -128,4 +165,6 @@ def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
     add_no_self_touch(model, v)
     add_degrees(model, v)
     add_ring_limits(model, v)
+    add_hints(model, v)
+    add_quiet_blanks(model, v)
     return model, v

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import glob
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.formats import load
-from cpflow.board.grid import Puzzle
+from cpflow.board.formats import load, load_hints
+from cpflow.board.grid import FLOW, Puzzle, Rules
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
 PUZZLE_SUFFIXES = (".txt", ".level")  # what a directory is read for
@@ -48,8 +48,19 @@ def expand(arguments: Iterable[str]) -> list[Path]:
     return paths
 
 
-def load_all(arguments: Iterable[str], fmt: str = "auto") -> list[Entry]:
-    """Every puzzle named by the arguments, in order; the first bad file raises."""
-    return [
-        Entry(str(path), index, puzzle) for path in expand(arguments) for index, puzzle in enumerate(load(path, fmt), 1)
+def load_all(
+    arguments: Iterable[str], fmt: str = "auto", rules: Rules = FLOW, hint: str | Path | None = None
+) -> list[Entry]:
+    """Every puzzle named by the arguments, in order, under the rules (and the hint file, for
+    one puzzle); the first bad file raises."""
+    entries = [
+        Entry(str(path), index, replace(puzzle, rules=rules))
+        for path in expand(arguments)
+        for index, puzzle in enumerate(load(path, fmt), 1)
     ]
+    if hint is not None:
+        if len(entries) != 1:
+            raise PuzzleFormatError(str(hint), 1, 1, f"a hint file is for one puzzle, and {len(entries)} were named")
+        (entry,) = entries
+        entries = [replace(entry, puzzle=replace(entry.puzzle, hints=load_hints(entry.puzzle, hint)))]
+    return entries
