@@ -105,12 +105,13 @@ def add_no_self_touch(model: cp_model.CpModel, v: LabelVars) -> None:
     """Neighbours joined by no step of a path have different colours (when both lie on paths)."""
     if v.puzzle.rules.touch:
         return
+    label, on_path = v.label, v.on_path if v.visited else (lambda *nodes: [])
     for (u, w), joined in v.joined.items():
-        model.add(v.label[u] != v.label[w]).only_enforce_if([~joined, *v.on_path(u, w)])
+        model.add(label[u] != label[w]).only_enforce_if(~joined, *on_path(u, w))
     for u, values in v.colours.items():
         for w in v.puzzle.neighbours[u]:
             if u < w and (u, w) not in v.joined and not values.isdisjoint(v.colours[w]):
-                model.add(v.label[u] != v.label[w]).only_enforce_if(v.on_path(u, w))
+                model.add(label[u] != label[w]).only_enforce_if(*on_path(u, w))
 
 
 def add_degrees(model: cp_model.CpModel, v: LabelVars) -> None:
