@@ -179,15 +179,17 @@ def show_generated(
 def uniqueness_json(source: str, index: int, puzzle: Puzzle, found: Uniqueness) -> dict:
     """The JSON record of a uniqueness check: verdict, time, every solution found, where they differ."""
     return {
-        "file": source,
-        "index": index,
-        "width": puzzle.width,
-        "height": puzzle.height,
+        **_record(source, index, puzzle),
         "verdict": found.verdict.value,
         "seconds": round(found.seconds, 6),
         "solutions": [_solution_json(puzzle, solution) for solution in found.solutions],
         "differences": [list(cell) for cell in found.differences()],
     }
+
+
+def _record(source: str, index: int, puzzle: Puzzle) -> dict:
+    """What every JSON record starts with: where the puzzle is from, and its size."""
+    return {"file": source, "index": index, "width": puzzle.width, "height": puzzle.height}
 
 
 def _solution_json(puzzle: Puzzle, solution: Solution) -> dict:
@@ -200,10 +202,7 @@ def _solution_json(puzzle: Puzzle, solution: Solution) -> dict:
 def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
     """The JSON record of one solve: where from, size, status, time, paths and grid."""
     return {
-        "file": source,
-        "index": index,
-        "width": puzzle.width,
-        "height": puzzle.height,
+        **_record(source, index, puzzle),
         "status": result.status.value,
         "seconds": round(result.seconds, 6),
         **(_solution_json(puzzle, result.solution) if result.solution else {"paths": {}, "grid": rows(puzzle)}),
