@@ -262,14 +262,7 @@ def rings(puzzle: Puzzle, longest: int = 6) -> list[list[Node]]:
     """Short cycles of the graph, each in order: triangles (hex boards) and the cells round
     2x2 blocks (and 2x3, 3x2 ones when `longest` allows) of square boards."""
     near = {u: set(ns) for u, ns in puzzle.neighbours.items()}
-    found = [
-        [u, v, w]
-        for u, ns in puzzle.neighbours.items()
-        for v in ns
-        if u < v
-        for w in puzzle.neighbours[v]
-        if v < w and w in near[u]
-    ]
+    found = [[u, v, w] for u, ns in near.items() for v in ns if u < v for w in ns & near[v] if v < w]
     shapes = [shape for shape in BLOCKS if len(shape) <= longest]
     for r, c in puzzle.cells:
         for shape in shapes:
