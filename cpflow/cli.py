@@ -41,6 +41,12 @@ class OutputFormat(enum.StrEnum):
     header = "header"
 
 
+class ColourMode(enum.StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
 class CountFormat(enum.StrEnum):
     text = "text"
     json = "json"
@@ -68,6 +74,15 @@ Hint = Annotated[
     Path | None,
     typer.Option("--hint", help="A partly solved board (one puzzle): its coloured cells keep their colours."),
 ]
+ColourOption = Annotated[
+    ColourMode, typer.Option("--color", help="Colour in the terminal: auto (also honours NO_COLOR), always, never.")
+]
+SvgDir = Annotated[
+    Path | None, typer.Option("--svg", help="Also draw each board as SVG into this folder.", file_okay=False)
+]
+PngDir = Annotated[
+    Path | None, typer.Option("--png", help="Also draw each board as PNG into this folder.", file_okay=False)
+]
 DEFAULT_ENGINE = EngineName(DEFAULT)
 AUTO = InputFormat("auto")
 
@@ -90,6 +105,9 @@ def solve(
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
     hint: Hint = None,
+    color: ColourOption = ColourMode.auto,
+    svg: SvgDir = None,
+    png: PngDir = None,
 ) -> None:
     """Solve puzzles and show each solution. Exit 0 if all solved, 1 if not, 2 on bad input."""
     from cpflow import reports
@@ -97,7 +115,8 @@ def solve(
     with failures():
         entries = _load(files, input_format, allow_touch, allow_blanks, hint)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
-        raise typer.Exit(reports.show_solved(entries, format.value, quiet, jobs, options))
+        looks = reports.Looks(color.value, svg, png)
+        raise typer.Exit(reports.show_solved(entries, format.value, quiet, jobs, options, looks))
 
 
 @app.command()
@@ -112,18 +131,23 @@ def unique(
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
     hint: Hint = None,
+    color: ColourOption = ColourMode.auto,
+    svg: SvgDir = None,
+    png: PngDir = None,
 ) -> None:
     """Prove each puzzle has exactly one solution, or show two that differ.
 
-    Exit 0 if all are unique, 1 if some is not unique or unsolvable, 3 if some ran out
-    of time (and none is known bad), 2 on bad input.
+    Two solutions are drawn side by side, the cells where they differ marked. Exit 0 if
+    all are unique, 1 if some is not unique or unsolvable, 3 if some ran out of time
+    (and none is known bad), 2 on bad input.
     """
     from cpflow import reports
 
     with failures():
         entries = _load(files, input_format, allow_touch, allow_blanks, hint)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
-        raise typer.Exit(reports.show_uniqueness(entries, format.value, quiet, options))
+        looks = reports.Looks(color.value, svg, png)
+        raise typer.Exit(reports.show_uniqueness(entries, format.value, quiet, options, looks))
 
 
 @app.command()
@@ -166,6 +190,46 @@ def verify(
 
     with failures():
         raise typer.Exit(reports.show_verified(file, solution, input_format.value))
+
+
+@app.command()
+def render(
+    file: Annotated[Path, typer.Argument(help="The puzzle file.")],
+    out: Annotated[Path, typer.Option(help="The picture: .svg, .png, or .gif (an animation).", dir_okay=False)],
+    solution: Annotated[Path | None, typer.Option(help="Draw this solution of the puzzle.", dir_okay=False)] = None,
+    solve: Annotated[bool, typer.Option("--solve", help="Solve the puzzle and draw the solution.")] = False,
+    engine: EngineOption = DEFAULT_ENGINE,
+    labels: Annotated[bool, typer.Option(help="Write each colour's name on its endpoints.")] = False,
+    animate: Annotated[bool, typer.Option(help="In an .svg, draw the paths in one after another.")] = False,
+    index: Annotated[int, typer.Option(help="Which puzzle of a file that holds several (from 1).", min=1)] = 1,
+    input_format: InputOption = AUTO,
+    allow_touch: AllowTouch = False,
+    allow_blanks: AllowBlanks = False,
+) -> None:
+    """Draw a board as the game shows it, as SVG, PNG or an animated GIF, solved or not.
+
+    A level file carries its solution: without --solution or --solve it is drawn. A .gif
+    shows the paths drawn step by step, or with an ilp-* engine one frame per round of
+    loop cuts. Exit 0 when drawn, 1 when there is no solution to draw, 2 on bad input or
+    a bad --out.
+    """
+    from dataclasses import replace
+
+    from cpflow import reports
+    from cpflow.board.formats import load_with_solutions
+    from cpflow.board.grid import Rules
+
+    with failures():
+        found = load_with_solutions(file, input_format.value)
+        if index > len(found):
+            raise PuzzleFormatError(str(file), 1, 1, f"holds {len(found)} puzzle(s), no puzzle {index}")
+        puzzle, carried = found[index - 1]
+        puzzle = replace(puzzle, rules=Rules(touch=allow_touch, blanks=allow_blanks))
+        entry = reports.Entry(str(file), index, puzzle)
+        drawn = reports.show_rendered(
+            entry, out, solution, solve, engine.value, carried, labels=labels, animate=animate
+        )
+        raise typer.Exit(drawn)
 
 
 @app.command()
@@ -246,6 +310,8 @@ def generate(
     shape: Annotated[Shape, typer.Option(help="square, or hex (hexagonal cells).")] = Shape.square,
     holes: Annotated[int, typer.Option(help="Cells taken out of each board at random.", min=0)] = 0,
     walls: Annotated[int, typer.Option(help="Walls put between cells of each board at random.", min=0)] = 0,
+    svg: SvgDir = None,
+    png: PngDir = None,
 ) -> None:
     """Make puzzles with a proven unique solution, and write each with that solution beside it.
 
@@ -259,8 +325,9 @@ def generate(
     with failures():
         width, height = _option("--size", size_of, size)
         wanted = _option("--colours", colour_range, colours, width * height) if colours else None
+        looks = reports.Looks(svg=svg, png=png)
         made = reports.show_generated(
-            width, height, wanted, count, seed, out, prefix, force, time_limit, shape.value, holes, walls
+            width, height, wanted, count, seed, out, prefix, force, time_limit, shape.value, holes, walls, looks
         )
         raise typer.Exit(made)
 

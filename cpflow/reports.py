@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import csv
 import json
-import pathlib
 import random
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -26,12 +26,36 @@ from cpflow.workflows.inputs import Entry
 from cpflow.workflows.unique import Uniqueness
 
 
-def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, options: dict) -> int:
+@dataclass(frozen=True)
+class Looks:
+    """How boards are shown besides text: terminal colour (auto, always, never) and picture folders."""
+
+    colour: str = "auto"
+    svg: Path | None = None
+    png: Path | None = None
+
+    def console(self) -> Console:
+        """A console honouring --color (and, on auto, NO_COLOR and whether stdout is a terminal)."""
+        if self.colour == "auto":
+            return Console(highlight=False)
+        return Console(highlight=False, force_terminal=self.colour == "always", no_color=self.colour == "never")
+
+    def draw(self, entry: Entry, solutions: Sequence[Solution] = (), highlight=(), suffix: str = "") -> None:
+        """Write the board (with its solutions side by side, differing cells marked) to each folder asked for."""
+        from cpflow.pictures.files import write_picture
+
+        stem = Path(entry.source).stem + (f"-{entry.index}" if "#" in entry.puzzle.name else "") + suffix
+        for folder, kind in ((self.svg, ".svg"), (self.png, ".png")):
+            if folder:
+                folder.mkdir(parents=True, exist_ok=True)
+                write_picture(folder / (stem + kind), entry.puzzle, solutions, highlight)
+
+
+def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, options: dict, looks=Looks()) -> int:
     """Solve each puzzle and print its answer; 0 if every one was solved, else 1."""
-    from cpflow.pictures.terminal import terminal
     from cpflow.workflows.batch import solve_all
 
-    console = Console(highlight=False)
+    console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     failed = False
     results = solve_all([entry.puzzle for entry in entries], jobs, **options)
@@ -48,18 +72,25 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
         else:
             print(f"{name}: {result.status.value} in {result.seconds:.3f} s")
             if result.solution and shown == "terminal":
-                console.print(terminal(entry.puzzle, result.solution), end="")
+                console.print(_terminal(console, entry.puzzle, result.solution), end="")
             elif result.solution:
                 print(picture(entry.puzzle, result.solution), end="")
+        looks.draw(entry, [result.solution] if result.solution else [])
     return 1 if failed else 0
 
 
-def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: dict) -> int:
+def _terminal(console: Console, puzzle: Puzzle, solution: Solution, highlight=()):
+    from cpflow.pictures.terminal import terminal
+
+    return terminal(puzzle, solution, highlight, width=console.width, colour=console.color_system is not None)
+
+
+def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: dict, looks=Looks()) -> int:
     """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs."""
-    from cpflow.pictures.terminal import differences_grid, terminal
+    from cpflow.pictures.terminal import differences_grid
     from cpflow.workflows.unique import Verdict, uniqueness
 
-    console = Console(highlight=False)
+    console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     verdicts = set()
     for entry in entries:
@@ -76,11 +107,12 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: 
                 if len(found.solutions) > 1:
                     print(f"solution {number}:")
                 if shown == "terminal":
-                    console.print(terminal(entry.puzzle, solution, differ), end="")
+                    console.print(_terminal(console, entry.puzzle, solution, differ), end="")
                 else:
                     print(picture(entry.puzzle, solution), end="")
             if differ and shown != "terminal":
                 print("differences:\n" + "\n".join(differences_grid(entry.puzzle, differ)))
+        looks.draw(entry, found.solutions, found.differences())
     bad = {Verdict.NOT_UNIQUE, Verdict.UNSOLVABLE}
     return 1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0
 
@@ -145,7 +177,19 @@ def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, j
 
 
 def show_generated(
-    width, height, wanted, count, seed, out: Path | None, prefix, force, time_limit, shape="square", holes=0, walls=0
+    width,
+    height,
+    wanted,
+    count,
+    seed,
+    out: Path | None,
+    prefix,
+    force,
+    time_limit,
+    shape="square",
+    holes=0,
+    walls=0,
+    looks=Looks(),
 ) -> int:
     """Make the puzzles and print or write each; 0 when made, 2 when it would overwrite a file unforced."""
     from cpflow.workflows.generate import default_colours, files, generate_many, name, plain, save
@@ -165,6 +209,9 @@ def show_generated(
         task = progress.add_task(f"{width}x{height}", total=count)
         for stem in stems:
             one = next(made)
+            entry = Entry(stem, 1, one.puzzle)
+            looks.draw(entry)
+            looks.draw(entry, [one.solution], suffix=".solution")
             if out:
                 out.mkdir(parents=True, exist_ok=True)
                 save(one, out, stem)
@@ -246,7 +293,7 @@ def _by_puzzle(runs: Sequence[Run]) -> dict[tuple[str, int], list[Run]]:
     return grouped
 
 
-def write_csv(runs: Sequence[Run], path: pathlib.Path) -> None:
+def write_csv(runs: Sequence[Run], path: Path) -> None:
     """The raw runs, one row per (puzzle, contender), with a header row."""
     with path.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=FIELDS)
@@ -254,6 +301,46 @@ def write_csv(runs: Sequence[Run], path: pathlib.Path) -> None:
         writer.writerows(run.row() for run in runs)
 
 
-def write_json(runs: Sequence[Run], path: pathlib.Path) -> None:
+def write_json(runs: Sequence[Run], path: Path) -> None:
     """The raw runs as a JSON list of records, one per (puzzle, contender)."""
     path.write_text(json.dumps([run.row() for run in runs], indent=1) + "\n")
+
+
+def show_rendered(
+    entry: Entry, out: Path, solution_file: Path | None, solve: bool, engine: str, carried=None, **drawing
+) -> int:
+    """Draw one puzzle (solved, with a given solution, or with the one its file carries) to a picture file;
+    0 drawn, 1 no solution to draw."""
+    from cpflow.board.errors import PuzzleFormatError
+    from cpflow.board.formats import load_solution
+    from cpflow.board.verify import violations
+    from cpflow.engines.registry import entry_of
+    from cpflow.engines.registry import solve as solve_with
+    from cpflow.pictures.files import SUFFIXES, write_picture
+
+    if out.suffix.lower() not in SUFFIXES:
+        raise PuzzleFormatError(str(out), 1, 1, f"cannot tell the picture format; use {', '.join(SUFFIXES)}")
+    solutions: list[Solution] = []
+    if solution_file:
+        solutions = [load_solution(entry.puzzle, solution_file)]
+        for problem in violations(entry.puzzle, solutions[0]):
+            print(f"{solution_file}: {problem}", file=sys.stderr)
+    elif solve:
+        rounds: list[dict] = []
+        if out.suffix.lower() == ".gif" and entry_of(engine).rounds:
+            drawing["rounds"] = rounds
+            result = solve_with(entry.puzzle, engine, on_round=rounds.append)
+        else:
+            result = solve_with(entry.puzzle, engine)
+        if result.solution is None:
+            print(f"{entry.puzzle.name}: {result.status.value}: nothing to draw", file=sys.stderr)
+            return 1
+        solutions = [result.solution]
+    elif carried is not None:
+        solutions = [carried]
+    try:
+        write_picture(out, entry.puzzle, solutions, **drawing)
+    except OSError as error:
+        raise PuzzleFormatError(str(out), 1, 1, f"cannot write: {error.strerror}") from None
+    print(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {'solved' if solutions else 'puzzle only'}")
+    return 0

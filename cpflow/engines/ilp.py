@@ -93,6 +93,14 @@ class IlpVars:
         """The paths, read by walking the joined edges from each colour's start."""
         return walk(self.puzzle, self.steps(value))
 
+    def joined_edges(self, value: Value) -> dict[Colour, list[tuple[Node, Node]]]:
+        """Each colour's joined edges in the answer."""
+        found: dict[Colour, list[tuple[Node, Node]]] = {colour: [] for colour in self.puzzle.colours}
+        for (colour, a, b), var in self.edge.items():
+            if value(var) > 0.5:
+                found[colour].append((a, b))
+        return found
+
     def loops(self, value: Value) -> list[frozenset[Node]]:
         """The nodes of each loop in the answer: joined nodes that no path from an endpoint reaches."""
         nxt = self.steps(value)
@@ -256,12 +264,14 @@ def solve(
     exclude: Sequence[Solution] = (),
     mip_solver: str = "cbc",
     connectivity: str = DEFAULT_CONNECTIVITY,
+    on_round: Callable[[dict[Colour, list[tuple[Node, Node]]]], None] | None = None,
     **params,
 ) -> SolveResult:
     """Solve with a MIP solver ("cbc" or "highs"), finding none of the `exclude`d solutions.
 
     `time_limit` covers building and every solve round; `params` go to the PuLP solver
-    (e.g. gapRel=0.1 for CBC, or any HiGHS option by name).
+    (e.g. gapRel=0.1 for CBC, or any HiGHS option by name). `on_round` sees each round's
+    answer, loops and all, as each colour's joined edges (for pictures of the cuts at work).
     """
     if mip_solver not in available_mip_solvers():
         known = f"available: {', '.join(available_mip_solvers())}"
@@ -277,13 +287,14 @@ def solve(
         status, stats["reason"] = Status.UNSOLVABLE, v.reason
     else:
         deadline = None if time_limit is None else began + time_limit
-        status = _solve_rounds(prob, v, stats, lambda left: _mip(mip_solver, left, workers, params), deadline)
+        mip = lambda left: _mip(mip_solver, left, workers, params)  # noqa: E731
+        status = _solve_rounds(prob, v, stats, mip, deadline, on_round)
     solution = v.extract(_value) if status is Status.SOLVED else None
     return SolveResult(status, solution, time.perf_counter() - began, built - began, f"ilp-{mip_solver}", stats)
 
 
 def _solve_rounds(
-    prob: pulp.LpProblem, v: IlpVars, stats: dict, mip: Callable[[float | None], pulp.LpSolver], deadline
+    prob: pulp.LpProblem, v: IlpVars, stats: dict, mip: Callable[[float | None], pulp.LpSolver], deadline, on_round
 ) -> Status:
     """Solves until an answer has no loop (at once with flow connectivity), cutting off each loop found."""
     while True:
@@ -293,6 +304,8 @@ def _solve_rounds(
         prob.solve(mip(left))
         stats["rounds"] += 1
         status = status_of(prob, timed=left is not None)
+        if on_round and status is Status.SOLVED:
+            on_round(v.joined_edges(_value))
         loops = v.loops(_value) if status is Status.SOLVED else []
         if not loops:
             return status

@@ -59,6 +59,7 @@ class Engine:
     needs: str  # the package it cannot run without
     summary: str
     options: dict = field(default_factory=dict)
+    rounds: bool = False  # whether `solve` takes `on_round` (answers round by round, before the last)
 
     def backend(self) -> Backend:
         """The engine's module, imported (so that later timings leave the import out)."""
@@ -83,8 +84,8 @@ ENGINES = {
             "OR-Tools CP-SAT, per-colour circuit model",
             {"model": "circuit"},
         ),
-        Engine("ilp-cbc", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, CBC", {"mip_solver": "cbc"}),
-        Engine("ilp-highs", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, HiGHS", {"mip_solver": "highs"}),
+        Engine("ilp-cbc", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, CBC", {"mip_solver": "cbc"}, True),
+        Engine("ilp-highs", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, HiGHS", {"mip_solver": "highs"}, True),
     )
 }
 DEFAULT = "cpsat"

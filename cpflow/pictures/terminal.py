@@ -8,40 +8,8 @@ from itertools import pairwise
 from rich.text import Text
 
 from cpflow.board.grid import Cell, Colour, Puzzle, Solution, cell_of
+from cpflow.pictures.palette import colours, hex_code
 
-# The classic letters carry the game's usual colours; other names take the spare ones in turn.
-PALETTE = {
-    "R": "red",
-    "B": "blue",
-    "Y": "yellow",
-    "G": "green",
-    "O": "dark_orange",
-    "C": "cyan",
-    "M": "magenta",
-    "m": "dark_red",
-    "P": "purple",
-    "A": "grey50",
-    "W": "white",
-    "g": "bright_green",
-    "T": "tan",
-    "b": "dark_blue",
-    "c": "dark_cyan",
-    "p": "pink1",
-}
-SPARE = [
-    "bright_red",
-    "bright_blue",
-    "gold1",
-    "spring_green2",
-    "orange1",
-    "turquoise2",
-    "orchid",
-    "indian_red",
-    "medium_purple",
-    "light_slate_grey",
-    "khaki1",
-    "chartreuse2",
-]
 # Pipe glyph for the set of directions (row step, col step) a cell connects to.
 PIPES = {
     frozenset({(-1, 0), (1, 0)}): "│",
@@ -54,20 +22,36 @@ PIPES = {
 
 
 def styles(puzzle: Puzzle) -> dict[Colour, str]:
-    """A rich style per colour: the palette's for classic letters, spare ones for the rest."""
-    spare = iter(SPARE * (len(puzzle.colours) // len(SPARE) + 1))
-    return {c: f"bold {PALETTE[c]}" if c in PALETTE else f"bold {next(spare)}" for c in puzzle.colours}
+    """A rich style per colour, from the same palette as the SVG and PNG pictures."""
+    return {colour: f"bold {hex_code(rgb)}" for colour, rgb in colours(puzzle).items()}
 
 
-def terminal(puzzle: Puzzle, solution: Solution | None = None, highlight: Collection[Cell] = ()) -> Text:
+def terminal(
+    puzzle: Puzzle,
+    solution: Solution | None = None,
+    highlight: Collection[Cell] = (),
+    width: int | None = None,
+    colour: bool = True,
+) -> Text:
     """The board drawn in colour: endpoints are dots, paths are box-drawing pipes on square
     boards (a bridge `┼`, a wall `┃` beside a cell or underlined below it, a warp a pipe
-    off the edge it leaves by) and dots on hexagonal ones; `highlight`ed cells in reverse."""
+    off the edge it leaves by) and dots on hexagonal ones; `highlight`ed cells in reverse.
+
+    Two characters a cell; one where that fits a terminal `width` characters wide and
+    two would not; wider still, a line saying how to see the board. Without `colour`,
+    an endpoint shows its colour's letter instead of a dot.
+    """
+    if width is not None and puzzle.width + 1 > width:
+        return Text(
+            f"(the board is {puzzle.width} cells wide, the terminal {width} columns: "
+            "draw it with `cpflow render FILE --out board.svg`, or use --format text)\n"
+        )
+    compact = width is not None and 2 * puzzle.width + 1 > width
     look = _looks(puzzle, solution, highlight)
     if puzzle.shape == "hex":
         return _hex(puzzle, solution, look)
     links = _links(puzzle, solution)
-    endpoint = {cell_of(node) for node in puzzle.endpoint_colour()}
+    endpoint = {cell_of(node): name for node, name in puzzle.endpoint_colour().items()}
     bridges, walls = set(puzzle.bridges()), puzzle.walls()
     wall_right = {a for a, b in walls if a[0] == b[0]}  # (a, b) in reading order: b is right of a, or below it
     wall_below = {a for a, b in walls if a[1] == b[1]}
@@ -77,14 +61,15 @@ def terminal(puzzle: Puzzle, solution: Solution | None = None, highlight: Collec
         text.append("─" if first and (0, -1) in links.get(first, ()) else " ", style=look(first) if first else "")
         for cell in row:
             if cell is None:
-                text.append("  ")
+                text.append(" " if compact else "  ")
                 continue
             ways = links.get(cell, set())
-            glyph = "●" if cell in endpoint else "┼" if cell in bridges else PIPES.get(frozenset(ways), "·")
-            gap = "┃" if cell in wall_right else "─" if (0, 1) in ways else " "
-            below = " underline" if cell in wall_below else ""
-            text.append(glyph, style=look(cell) + below)
-            text.append(gap, style="bold white" if gap == "┃" else look(cell))
+            dot = "●" if colour or len(endpoint.get(cell, "")) != 1 else endpoint[cell]
+            glyph = dot if cell in endpoint else "┼" if cell in bridges else PIPES.get(frozenset(ways), "·")
+            text.append(glyph, style=look(cell) + (" underline" if cell in wall_below else ""))
+            if not compact:
+                gap = "┃" if cell in wall_right else "─" if (0, 1) in ways else " "
+                text.append(gap, style="bold white" if gap == "┃" else look(cell))
         text.append("\n")
     return text
 

@@ -1,0 +1,73 @@
+"""Pictures to files: the format from the suffix (.svg, .png, .gif), the size from the board.
+
+Pillow is imported only for .png and .gif, so SVG needs nothing beyond the standard library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from pathlib import Path
+
+from cpflow.board.grid import Cell, Puzzle, Solution
+from cpflow.pictures.scene import Scene, beside, edges_scene, scene
+
+SUFFIXES = (".svg", ".png", ".gif")
+FRAMES = 60  # at most, in an animation
+LONGEST_SIDE = 960  # pixels, for a board's longer side, within the bounds below
+CELL_PIXELS = (8, 48)
+
+
+def scale_for(picture: Scene) -> float:
+    """Pixels per cell: the longer side near LONGEST_SIDE pixels (twice that for a long thin
+    board, so that its cells stay big enough to read), a cell 8 to 48 pixels."""
+    low, high = CELL_PIXELS
+    longer, shorter = max(picture.width, picture.height), min(picture.width, picture.height)
+    side = LONGEST_SIDE * (2 if longer >= 4 * shorter else 1)
+    return float(min(high, max(low, side // longer)))
+
+
+def frames(puzzle: Puzzle, solution: Solution) -> list[Scene]:
+    """The paths drawn step by step, all at once: at most FRAMES scenes, the last the whole solution."""
+    longest = max(len(path) for path in solution.paths.values())
+    stride = max(1, -(-longest // FRAMES))
+    steps = list(range(0, longest, stride))
+    if steps[-1] != longest - 1:
+        steps.append(longest - 1)
+    return [scene(puzzle, solution, steps=step) for step in steps]
+
+
+def write_picture(
+    path: Path,
+    puzzle: Puzzle,
+    solutions: Sequence[Solution] = (),
+    highlight: Collection[Cell] = (),
+    labels: bool = False,
+    animate: bool = False,
+    seconds: float = 3.0,
+    rounds: Sequence[dict] = (),
+) -> None:
+    """Draw the puzzle (with one solution, or several side by side) to `path`, by its suffix.
+
+    `.gif`, or `.svg` with `animate`, draws the (first) solution's paths step by step;
+    a `.gif` given an ILP's `rounds` (each round's joined edges) shows one frame a round.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(f"cannot tell the picture format from {path.name!r}; use .svg, .png or .gif")
+    parts = [scene(puzzle, solution, highlight, labels) for solution in solutions] or [scene(puzzle, labels=labels)]
+    still = beside(parts) if len(parts) > 1 else parts[0]
+    scale = scale_for(still)
+    if suffix == ".svg":
+        from cpflow.pictures.svg import svg
+
+        path.write_text(svg(still, scale, seconds if animate and solutions else None))
+        return
+    from cpflow.pictures import raster
+
+    if suffix == ".png":
+        path.write_bytes(raster.png(still, scale))
+    else:
+        scenes = [edges_scene(puzzle, edges) for edges in rounds] or (
+            frames(puzzle, solutions[0]) if solutions else [still]
+        )
+        path.write_bytes(raster.gif(scenes, scale, seconds))

@@ -1,0 +1,92 @@
+"""A scene as SVG text, still or animated (each pipe drawn from its start), with the standard library.
+
+Elements carry classes a reader can count: `cell`, `wall`, `pipe`, `overpass`, `warp`,
+`dot`, `label`, `mark`; pipes and dots carry `data-colour`.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+from cpflow.board.geometry import Point
+from cpflow.pictures.palette import BACKGROUND, GRID, WALL, hex_code, ink
+from cpflow.pictures.scene import DOT, PIPE, Scene
+
+SVG = "http://www.w3.org/2000/svg"
+
+
+def svg(picture: Scene, scale: float, animate: float | None = None) -> str:
+    """The scene as an SVG document `scale` pixels per cell; `animate` seconds draws the pipes in."""
+    root = ET.Element(
+        "svg",
+        xmlns=SVG,
+        width=_n(picture.width * scale),
+        height=_n(picture.height * scale),
+        viewBox=f"0 0 {_n(picture.width)} {_n(picture.height)}",
+    )
+    ET.SubElement(
+        root, "rect", {"class": "background", "width": "100%", "height": "100%", "fill": hex_code(BACKGROUND)}
+    )
+    grid = ET.SubElement(root, "g", stroke=hex_code(GRID), **{"stroke-width": _n(max(0.03, 1 / scale))})
+    for corners, fill in picture.cells:
+        ET.SubElement(grid, "polygon", {"class": "cell", "points": _points(corners), "fill": hex_code(fill)})
+    _walls(root, picture)
+    for pipe in picture.pipes:
+        line = _pipe(root, "pipe", pipe.points, hex_code(pipe.rgb), PIPE, pipe.colour)
+        if animate:
+            line.set("pathLength", "1")
+            line.set("stroke-dasharray", "1")
+            ET.SubElement(line, "animate", attributeName="stroke-dashoffset", values="1;0", dur=f"{animate}s")
+    for pipe in picture.overpasses:
+        _pipe(root, "gap", pipe.points, hex_code(BACKGROUND), PIPE * 1.7, None, cap="butt")
+        _pipe(root, "overpass", pipe.points, hex_code(pipe.rgb), PIPE, pipe.colour, cap="butt")
+    for at, direction, rgb in picture.warps:
+        _pipe(root, "warp", chevron(at, direction), hex_code(rgb), 0.1, None)
+    _dots(root, picture)
+    for corners in picture.marks:
+        ET.SubElement(root, "polygon", {"class": "mark", "points": _points(corners), "fill": "none"}, stroke="#ffffff")
+        root[-1].set("stroke-width", "0.06")
+    return ET.tostring(root, encoding="unicode") + "\n"
+
+
+def chevron(at: Point, direction: Point) -> list[Point]:
+    """A small `>` at `at` pointing along `direction` (where a path goes through a warp)."""
+    (x, y), (dx, dy) = at, direction
+    px, py = -dy, dx
+    tip = (x + 0.12 * dx, y + 0.12 * dy)
+    return [(x - 0.1 * dx + 0.2 * px, y - 0.1 * dy + 0.2 * py), tip, (x - 0.1 * dx - 0.2 * px, y - 0.1 * dy - 0.2 * py)]
+
+
+def _walls(root: ET.Element, picture: Scene) -> None:
+    for (x1, y1), (x2, y2) in picture.walls:
+        attributes = {"class": "wall", "x1": _n(x1), "y1": _n(y1), "x2": _n(x2), "y2": _n(y2)}
+        ET.SubElement(root, "line", attributes, stroke=hex_code(WALL), **{"stroke-width": "0.14"})
+        root[-1].set("stroke-linecap", "round")
+
+
+def _dots(root: ET.Element, picture: Scene) -> None:
+    for dot in picture.dots:
+        x, y = dot.centre
+        circle = {"class": "dot", "data-colour": dot.colour, "cx": _n(x), "cy": _n(y), "r": _n(DOT)}
+        ET.SubElement(root, "circle", circle, fill=hex_code(dot.rgb))
+        if dot.label:
+            text = {"class": "label", "x": _n(x), "y": _n(y + 0.13), "text-anchor": "middle", "font-size": "0.38"}
+            ET.SubElement(root, "text", text, fill=hex_code(ink(dot.rgb)), **{"font-family": "sans-serif"})
+            root[-1].text = dot.label
+
+
+def _pipe(root, kind: str, points: Sequence[Point], colour: str, width: float, name: str | None, cap="round"):
+    attributes = {"class": kind, "points": _points(points), "fill": "none", "stroke": colour}
+    attributes.update({"stroke-width": _n(width), "stroke-linecap": cap, "stroke-linejoin": "round"})
+    if name is not None:
+        attributes["data-colour"] = name
+    return ET.SubElement(root, "polyline", attributes)
+
+
+def _points(points: Sequence[Point]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+
+
+def _n(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
