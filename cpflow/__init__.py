@@ -8,11 +8,13 @@ Parts (imports run one way: faces -> workflows -> engines -> board)
   - formats: every format, detected; grids (classic, zero, header), levelpack (the
     game's level lines), native (cpflow's board text), graphjson (JSON graphs)
   - verify: the rules, checked independently of every engine
+  - geometry: where cells stand in a drawing (square and hexagonal)
   - errors: one base exception and a few kinds
 - engines/: registry (the Backend protocol, the names, the one place answers are
   verified), result, prune, cpsat (label and circuit formulations), ilp
 - workflows/: unique (proofs and counts), generate, compare, batch, inputs
-- pictures/: terminal (the board in colour in a terminal)
+- pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
+  (pictures to files), terminal (the board in colour in a terminal)
 - reports, cli: the `cpflow` command's face
 """
 
