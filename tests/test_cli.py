@@ -32,7 +32,7 @@ def test_solve_prints_the_solved_grid_as_text_when_not_a_terminal():
 
 
 def test_solve_draws_pipes_in_terminal_format():
-    result = run("solve", "--format", "terminal", SOLVABLE[0])
+    result = run("solve", "--format", "terminal", "--color", "always", SOLVABLE[0])
     assert result.exit_code == 0
     assert "●" in result.stdout and any(pipe in result.stdout for pipe in "─│┌┐└┘")
 
