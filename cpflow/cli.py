@@ -26,6 +26,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 InputFormat = enum.StrEnum("InputFormat", {name: name for name in FORMATS})
@@ -53,7 +54,10 @@ class CountFormat(enum.StrEnum):
 
 
 ENGINE_HELP = "; ".join(f"{name}: {entry.summary}" for name, entry in ENGINES.items())
-Files = Annotated[list[str], typer.Argument(help="Puzzle files, globs or directories (their *.txt and *.level files).")]
+Files = Annotated[
+    list[str],
+    typer.Argument(help="Puzzle files, globs or directories (their *.txt and *.level files); - for standard input."),
+]
 InputOption = Annotated[InputFormat, typer.Option("--input-format", "-i", help="Puzzle file format.")]
 OutputOption = Annotated[
     OutputFormat,
@@ -87,8 +91,20 @@ DEFAULT_ENGINE = EngineName(DEFAULT)
 AUTO = InputFormat("auto")
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        print(f"cpflow {version('cpflow')}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def cpflow() -> None:
+def cpflow(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
     """Solve Flow Free / Numberlink puzzles of every kind with OR-Tools CP-SAT."""
 
 

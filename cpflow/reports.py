@@ -97,7 +97,7 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: 
         found = uniqueness(entry.puzzle, **options)
         verdicts.add(found.verdict)
         if quiet:
-            print(f"{entry.puzzle.name} {found.verdict.value.replace(' ', '-')} {found.seconds:.3f}")
+            print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
         elif shown == "json":
             print(json.dumps(uniqueness_json(entry.source, entry.index, entry.puzzle, found)))
         else:

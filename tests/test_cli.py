@@ -164,3 +164,20 @@ def test_jobs_models_and_workers_give_the_same_statuses_in_input_order(options):
         (str(paths[2]), "solved"),
         (str(paths[3]), "solved"),
     ]
+
+
+def test_version_and_short_help():
+    from importlib.metadata import version
+
+    shown = run("--version")
+    assert shown.exit_code == 0 and shown.stdout.strip() == f"cpflow {version('cpflow')}"
+    helped = run("solve", "-h")
+    assert helped.exit_code == 0 and "--time-limit" in helped.stdout
+
+
+def test_a_dash_reads_the_puzzle_from_standard_input():
+    path = SOLVABLE[0]
+    result = runner.invoke(app, ["solve", "--quiet", "-"], input=path.read_text())
+    assert result.exit_code == 0 and result.stdout.split()[:2] == ["<stdin>", "solved"]
+    bad = runner.invoke(app, ["solve", "-"], input="R.\n")
+    assert bad.exit_code == 2 and bad.stderr.startswith("<stdin>:1:1: colour 'R' appears once")

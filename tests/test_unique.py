@@ -105,7 +105,7 @@ def test_unique_cli_exit_codes_and_json(tmp_path):
     result = runner.invoke(app, ["unique", "--format", "json", str(unique_path), str(two)])
     assert result.exit_code == 1
     records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [r["verdict"] for r in records] == ["unique", "not unique"]
+    assert [r["verdict"] for r in records] == ["unique", "not-unique"]
     assert [len(r["solutions"]) for r in records] == [1, 2]
     assert records[1]["differences"] and records[0]["differences"] == []
     unsolvable = project_puzzles(solvable=False)[0]
@@ -117,7 +117,7 @@ def test_unique_text_output_marks_the_differences(tmp_path):
     two = tmp_path / "two.txt"
     two.write_text("B..G\n.GB.\n.RR.\n....\n")
     out = runner.invoke(app, ["unique", str(two)]).stdout
-    assert "not unique" in out and "solution 2:" in out
+    assert "not-unique" in out and "solution 2:" in out
     marks = out.split("differences:\n")[1].split()
     assert len(marks) == 4 and "*" in "".join(marks)
 

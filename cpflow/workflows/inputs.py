@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import glob
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.formats import load, load_hints
+from cpflow.board.formats import decode, load, load_hints, parse
 from cpflow.board.grid import FLOW, Puzzle, Rules
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
 PUZZLE_SUFFIXES = (".txt", ".level")  # what a directory is read for
+STDIN = "-"  # the argument that names standard input
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,9 @@ def expand(arguments: Iterable[str]) -> list[Path]:
     paths: list[Path] = []
     for argument in arguments:
         path = Path(argument)
-        if path.is_dir():
+        if argument == STDIN:
+            paths.append(path)
+        elif path.is_dir():
             found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
             found = [p for p in found if not p.name.endswith(SOLUTION_SUFFIXES)]
             if not found:
@@ -48,6 +52,13 @@ def expand(arguments: Iterable[str]) -> list[Path]:
     return paths
 
 
+def _puzzles(path: Path, fmt: str) -> list[Puzzle]:
+    """The puzzles of a file, or of standard input for `-`."""
+    if str(path) == STDIN:
+        return parse(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", fmt)
+    return load(path, fmt)
+
+
 def load_all(
     arguments: Iterable[str], fmt: str = "auto", rules: Rules = FLOW, hint: str | Path | None = None
 ) -> list[Entry]:
@@ -56,7 +67,7 @@ def load_all(
     entries = [
         Entry(str(path), index, replace(puzzle, rules=rules))
         for path in expand(arguments)
-        for index, puzzle in enumerate(load(path, fmt), 1)
+        for index, puzzle in enumerate(_puzzles(path, fmt), 1)
     ]
     if hint is not None:
         if len(entries) != 1:

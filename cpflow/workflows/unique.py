@@ -20,7 +20,7 @@ from cpflow.engines.result import Status
 
 class Verdict(enum.StrEnum):
     UNIQUE = "unique"
-    NOT_UNIQUE = "not unique"
+    NOT_UNIQUE = "not-unique"  # one spelling in text, --quiet and JSON
     UNSOLVABLE = "unsolvable"
     UNKNOWN = "unknown"  # a time limit came first
 
