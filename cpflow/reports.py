@@ -40,6 +40,10 @@ class Looks:
             return Console(highlight=False)
         return Console(highlight=False, force_terminal=self.colour == "always", no_color=self.colour == "never")
 
+    def ready(self) -> bool:
+        """Whether the picture folders asked for can be written into (each made if need be)."""
+        return all(_writable(folder) for folder in (self.svg, self.png) if folder)
+
     def draw(self, entry: Entry, solutions: Sequence[Solution] = (), highlight=(), suffix: str = "") -> None:
         """Write the board (with its solutions side by side, differing cells marked) to each folder asked for."""
         from cpflow.pictures.files import write_picture
@@ -55,6 +59,8 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
     """Solve each puzzle and print its answer; 0 if every one was solved, else 1."""
     from cpflow.workflows.batch import solve_all
 
+    if not looks.ready():
+        return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     failed = False
@@ -79,6 +85,16 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
     return 1 if failed else 0
 
 
+def _writable(folder: Path) -> bool:
+    """Whether files can be written into `folder` (made if need be); if not, says why on stderr."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"{folder}: cannot write here: {error.strerror}", file=sys.stderr)
+        return False
+    return True
+
+
 def _terminal(console: Console, puzzle: Puzzle, solution: Solution, highlight=()):
     from cpflow.pictures.terminal import terminal
 
@@ -90,6 +106,8 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: 
     from cpflow.pictures.terminal import differences_grid
     from cpflow.workflows.unique import Verdict, uniqueness
 
+    if not looks.ready():
+        return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     verdicts = set()
@@ -194,6 +212,8 @@ def show_generated(
     """Make the puzzles and print or write each; 0 when made, 2 when it would overwrite a file unforced."""
     from cpflow.workflows.generate import default_colours, files, generate_many, name, plain, save
 
+    if (out and not _writable(out)) or not looks.ready():
+        return 2
     wanted = wanted or default_colours(width, height)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     stems = [name(width, height, number, prefix) for number in range(1, count + 1)]

@@ -132,3 +132,14 @@ def test_generate_cli_writes_a_board_with_holes_that_solves_back(tmp_path):
     assert len(puzzle.holes()) == 5 and len(puzzle.walls()) == 3
     assert violations(puzzle, load_solution(puzzle, tmp_path / "gen_7x7_01.solution.txt")) == []
     assert run("unique", "--quiet", tmp_path / "gen_7x7_01.txt").exit_code == 0
+
+
+def test_generate_refuses_sizes_the_readers_refuse_and_folders_it_cannot_write(tmp_path):
+    too_big = run("generate", "--size", "2000x2")
+    assert too_big.exit_code == 2 and "size limit" in too_big.stderr
+    blocked = tmp_path / "file"
+    blocked.write_text("a file, not a folder\n")
+    for option in ("--out", "--svg"):
+        result = run("generate", "--size", "5x5", "--seed", "1", option, blocked / "inside")
+        assert result.exit_code == 2 and "cannot write here" in result.stderr and "Traceback" not in result.output
+    assert run("solve", "--png", blocked / "inside", PUZZLES / "starter_5x5.txt").exit_code == 2

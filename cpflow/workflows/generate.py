@@ -27,6 +27,7 @@ from random import Random
 from cpflow.board.errors import GenerationFailed, InvalidSolution
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Node, Path, Puzzle, Solution, cell_of
+from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 from cpflow.board.verify import violations
 from cpflow.workflows.unique import Verdict, uniqueness
 
@@ -49,11 +50,15 @@ class Generated:
 
 
 def size_of(text: str) -> tuple[int, int]:
-    """(width, height) from text such as '7x7' or '12x8'; ValueError if it is not a board of 4 cells or more."""
+    """(width, height) from text such as '7x7' or '12x8'; ValueError unless it is a board of 4 cells
+    or more that the readers accept back (MAX_CELLS cells, MAX_SIDE a side)."""
     match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not match or int(match[1]) * int(match[2]) < 4:
         raise ValueError(f"{text!r} is not a size like 7x7 (4 cells at least)")
-    return int(match[1]), int(match[2])
+    width, height = int(match[1]), int(match[2])
+    if max(width, height) > MAX_SIDE or width * height > MAX_CELLS:
+        raise ValueError(f"{text!r} is over the size limit ({MAX_CELLS} cells, {MAX_SIDE} a side)")
+    return width, height
 
 
 def colour_range(text: str, cells: int) -> tuple[int, int]:
