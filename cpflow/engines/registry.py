@@ -10,6 +10,7 @@ the verifier before anyone sees it.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import time
@@ -44,7 +45,8 @@ class Backend(Protocol):
     def count(
         self, puzzle: Puzzle, limit: int, *, time_limit: float | None = None, **options
     ) -> tuple[list[Solution], Status]:
-        """Up to `limit` distinct solutions; SOLVED when that is all of them, else UNKNOWN."""
+        """Optional: up to `limit` distinct solutions in one search; SOLVED when that is all of them,
+        else UNKNOWN. Without it, the registry counts by solving again and again with exclusions."""
 
     def export(self, puzzle: Puzzle, path: str | Path, **options) -> None:
         """Write the puzzle's model for another solver, in the format the suffix names."""
@@ -68,9 +70,8 @@ class Engine:
         return importlib.import_module(self.module)
 
     def available(self) -> bool:
-        if importlib.util.find_spec(self.needs) is None:
-            return False
-        return importlib.import_module(self.module).available(**self.options)
+        """Whether the engine can run here (asked once a process: it may load a MIP solver to see)."""
+        return _installed(self.name)
 
 
 ENGINES = {
@@ -89,6 +90,14 @@ ENGINES = {
     )
 }
 DEFAULT = "cpsat"
+
+
+@functools.cache
+def _installed(name: str) -> bool:
+    entry = ENGINES[name]
+    if importlib.util.find_spec(entry.needs) is None:
+        return False
+    return importlib.import_module(entry.module).available(**entry.options)
 
 
 def entry_of(name: str = DEFAULT) -> Engine:
@@ -138,7 +147,10 @@ def count(
     return found, status
 
 
-def _count_by_exclusion(puzzle, limit, engine, time_limit, options) -> tuple[list[Solution], Status]:
+def _count_by_exclusion(
+    puzzle: Puzzle, limit: int, engine: str, time_limit: float | None, options: dict
+) -> tuple[list[Solution], Status]:
+    """Solutions one solve at a time, each excluding those found before."""
     began, found = time.perf_counter(), []
     while len(found) < limit:
         left = None if time_limit is None else time_limit - (time.perf_counter() - began)
