@@ -87,6 +87,9 @@ SvgDir = Annotated[
 PngDir = Annotated[
     Path | None, typer.Option("--png", help="Also draw each board as PNG into this folder.", file_okay=False)
 ]
+KeepGoing = Annotated[
+    bool, typer.Option("--keep-going", "-k", help="Report every bad file (exit 2 at the end) and do the rest.")
+]
 DEFAULT_ENGINE = EngineName(DEFAULT)
 AUTO = InputFormat("auto")
 
@@ -124,15 +127,17 @@ def solve(
     color: ColourOption = ColourMode.auto,
     svg: SvgDir = None,
     png: PngDir = None,
+    keep_going: KeepGoing = False,
 ) -> None:
     """Solve puzzles and show each solution. Exit 0 if all solved, 1 if not, 2 on bad input."""
     from cpflow import reports
 
     with failures():
-        entries = _load(files, input_format, allow_touch, allow_blanks, hint)
+        entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         looks = reports.Looks(color.value, svg, png)
-        raise typer.Exit(reports.show_solved(entries, format.value, quiet, jobs, options, looks))
+        solved = reports.show_solved(entries, format.value, quiet, jobs, options, looks)
+        raise typer.Exit(2 if bad else solved)
 
 
 @app.command()
@@ -150,6 +155,7 @@ def unique(
     color: ColourOption = ColourMode.auto,
     svg: SvgDir = None,
     png: PngDir = None,
+    keep_going: KeepGoing = False,
 ) -> None:
     """Prove each puzzle has exactly one solution, or show two that differ.
 
@@ -160,10 +166,11 @@ def unique(
     from cpflow import reports
 
     with failures():
-        entries = _load(files, input_format, allow_touch, allow_blanks, hint)
+        entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         looks = reports.Looks(color.value, svg, png)
-        raise typer.Exit(reports.show_uniqueness(entries, format.value, quiet, options, looks))
+        proven = reports.show_uniqueness(entries, format.value, quiet, options, looks)
+        raise typer.Exit(2 if bad else proven)
 
 
 @app.command()
@@ -177,6 +184,7 @@ def count(
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
     hint: Hint = None,
+    keep_going: KeepGoing = False,
 ) -> None:
     """Count each puzzle's distinct solutions up to --limit.
 
@@ -185,8 +193,9 @@ def count(
     from cpflow import reports
 
     with failures():
-        entries = _load(files, input_format, allow_touch, allow_blanks, hint)
-        raise typer.Exit(reports.show_counts(entries, limit, format.value, engine=engine.value, time_limit=time_limit))
+        entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
+        counted = reports.show_counts(entries, limit, format.value, engine=engine.value, time_limit=time_limit)
+        raise typer.Exit(2 if bad else counted)
 
 
 @app.command()
@@ -274,7 +283,7 @@ def compare(
 
     with failures():
         names = [e.value for e in engines] if engines else available()
-        entries = _load(files, input_format)
+        entries, _ = _load(files, input_format)
         raise typer.Exit(reports.show_comparison(entries, names, time_limit, repeat, csv, json_file))
 
 
@@ -296,7 +305,7 @@ def export(
     from cpflow.engines import registry
 
     with failures():
-        entries = _load([str(file)], input_format)
+        entries, _ = _load([str(file)], input_format)
         if index > len(entries):
             raise PuzzleFormatError(str(file), 1, 1, f"holds {len(entries)} puzzle(s), no puzzle {index}")
         registry.backend(engine.value)
@@ -367,11 +376,23 @@ def failures() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
-def _load(files: list[str], input_format, touch: bool = False, blanks: bool = False, hint: Path | None = None):
+def _load(
+    files: list[str],
+    input_format,
+    touch: bool = False,
+    blanks: bool = False,
+    hint: Path | None = None,
+    keep_going: bool = False,
+):
+    """The puzzles named; with `keep_going`, each bad file is reported on stderr and left out."""
     from cpflow.board.grid import Rules
     from cpflow.workflows.inputs import load_all
 
-    return load_all(files, input_format.value, Rules(touch=touch, blanks=blanks), hint)
+    bad: list[PuzzleFormatError] | None = [] if keep_going else None
+    entries = load_all(files, input_format.value, Rules(touch=touch, blanks=blanks), hint, bad)
+    for error in bad or []:
+        print(error, file=sys.stderr)
+    return entries, bool(bad)
 
 
 def _option(hint: str, read, *args):

@@ -63,7 +63,7 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
         return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
-    failed = False
+    failed, statuses = False, []
     results = solve_all([entry.puzzle for entry in entries], jobs, **options)
     for entry in entries:
         result = next(results)
@@ -82,7 +82,16 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
             elif result.solution:
                 print(picture(entry.puzzle, result.solution), end="")
         looks.draw(entry, [result.solution] if result.solution else [])
+        statuses.append((result.status, result.seconds))
+    if len(entries) > 1:
+        print(summary_line(statuses), file=sys.stderr)
     return 1 if failed else 0
+
+
+def summary_line(statuses: Sequence[tuple[Status, float]]) -> str:
+    """A batch in one line: how many puzzles ended how, and the seconds they took."""
+    counts = ", ".join(f"{sum(s is status for s, _ in statuses)} {status.value}" for status in Status)
+    return f"{len(statuses)} puzzles: {counts}; {sum(t for _, t in statuses):.3f} s"
 
 
 def _writable(folder: Path) -> bool:

@@ -181,3 +181,26 @@ def test_a_dash_reads_the_puzzle_from_standard_input():
     assert result.exit_code == 0 and result.stdout.split()[:2] == ["<stdin>", "solved"]
     bad = runner.invoke(app, ["solve", "-"], input="R.\n")
     assert bad.exit_code == 2 and bad.stderr.startswith("<stdin>:1:1: colour 'R' appears once")
+
+
+def test_keep_going_reports_every_bad_file_solves_the_rest_and_exits_2(tmp_path):
+    bad_one, bad_two = tmp_path / "a.txt", tmp_path / "b.txt"
+    bad_one.write_text("R.\n")
+    bad_two.write_text("RGR\n")
+    stopped = run("solve", "--quiet", bad_one, SOLVABLE[0])
+    assert stopped.exit_code == 2 and stopped.stdout == ""
+    going = run("solve", "--quiet", "--keep-going", bad_one, SOLVABLE[0], bad_two, SOLVABLE[1])
+    assert going.exit_code == 2
+    assert [line.split()[:2] for line in going.stdout.splitlines()] == [[str(SOLVABLE[0]), "solved"]] + [
+        [str(SOLVABLE[1]), "solved"]
+    ]
+    errors = going.stderr.splitlines()
+    assert errors[0].startswith(f"{bad_one}:1:1:") and errors[1].startswith(f"{bad_two}:1:")
+
+
+def test_a_batch_ends_with_a_summary_line_on_stderr():
+    paths = [SOLVABLE[0], UNSOLVABLE[0], SOLVABLE[1]]
+    result = run("solve", "--quiet", *paths)
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("3 puzzles: 2 solved, 1 unsolvable, 0 unknown; ") and last.endswith(" s")
+    assert "puzzles:" not in run("solve", "--quiet", SOLVABLE[0]).stderr

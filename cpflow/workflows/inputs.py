@@ -60,15 +60,25 @@ def _puzzles(path: Path, fmt: str) -> list[Puzzle]:
 
 
 def load_all(
-    arguments: Iterable[str], fmt: str = "auto", rules: Rules = FLOW, hint: str | Path | None = None
+    arguments: Iterable[str],
+    fmt: str = "auto",
+    rules: Rules = FLOW,
+    hint: str | Path | None = None,
+    bad: list[PuzzleFormatError] | None = None,
 ) -> list[Entry]:
     """Every puzzle named by the arguments, in order, under the rules (and the hint file, for
-    one puzzle); the first bad file raises."""
-    entries = [
-        Entry(str(path), index, replace(puzzle, rules=rules))
-        for path in expand(arguments)
-        for index, puzzle in enumerate(_puzzles(path, fmt), 1)
-    ]
+    one puzzle). The first bad file raises, unless a `bad` list is given to collect every
+    bad file's error while the good files are read."""
+    entries = []
+    for path in expand(arguments):
+        try:
+            found = _puzzles(path, fmt)
+        except PuzzleFormatError as error:
+            if bad is None:
+                raise
+            bad.append(error)
+            continue
+        entries += [Entry(str(path), index, replace(puzzle, rules=rules)) for index, puzzle in enumerate(found, 1)]
     if hint is not None:
         if len(entries) != 1:
             raise PuzzleFormatError(str(hint), 1, 1, f"a hint file is for one puzzle, and {len(entries)} were named")
