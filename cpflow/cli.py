@@ -247,7 +247,7 @@ def render(
     with failures():
         found = load_with_solutions(file, input_format.value)
         if index > len(found):
-            raise PuzzleFormatError(str(file), 1, 1, f"holds {len(found)} puzzle(s), no puzzle {index}")
+            raise PuzzleFormatError.whole(str(file), f"holds {len(found)} puzzle(s), no puzzle {index}")
         puzzle, carried = found[index - 1]
         puzzle = replace(puzzle, rules=Rules(touch=allow_touch, blanks=allow_blanks))
         entry = reports.Entry(str(file), index, puzzle)
@@ -307,7 +307,7 @@ def export(
     with failures():
         entries, _ = _load([str(file)], input_format)
         if index > len(entries):
-            raise PuzzleFormatError(str(file), 1, 1, f"holds {len(entries)} puzzle(s), no puzzle {index}")
+            raise PuzzleFormatError.whole(str(file), f"holds {len(entries)} puzzle(s), no puzzle {index}")
         registry.backend(engine.value)
         try:
             registry.export(entries[index - 1].puzzle, out, engine.value)

@@ -169,7 +169,7 @@ def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
 
     found = load_with_solutions(file, fmt)
     if solution_file is None and any(solution is None for _, solution in found):
-        raise PuzzleFormatError(str(file), 1, 1, "carries no solution: name a solution file to check")
+        raise PuzzleFormatError.whole(str(file), "carries no solution: name a solution file to check")
     wrong = 0
     for puzzle, carried in found:
         solution = carried if solution_file is None else load_solution(puzzle, solution_file)
@@ -229,7 +229,7 @@ def show_generated(
     taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []
     if taken:
         print(
-            f"{taken[0]}:1:1: file exists; use --force to overwrite it or --prefix to choose other names",
+            f"{taken[0]}: file exists; use --force to overwrite it or --prefix to choose other names",
             file=sys.stderr,
         )
         return 2
@@ -348,7 +348,7 @@ def show_rendered(
     from cpflow.pictures.files import SUFFIXES, write_picture
 
     if out.suffix.lower() not in SUFFIXES:
-        raise PuzzleFormatError(str(out), 1, 1, f"cannot tell the picture format; use {', '.join(SUFFIXES)}")
+        raise PuzzleFormatError.whole(str(out), f"cannot tell the picture format; use {', '.join(SUFFIXES)}")
     solutions: list[Solution] = []
     if solution_file:
         solutions = [load_solution(entry.puzzle, solution_file)]
@@ -370,6 +370,6 @@ def show_rendered(
     try:
         write_picture(out, entry.puzzle, solutions, **drawing)
     except OSError as error:
-        raise PuzzleFormatError(str(out), 1, 1, f"cannot write: {error.strerror}") from None
+        raise PuzzleFormatError.whole(str(out), f"cannot write: {error.strerror}") from None
     print(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {'solved' if solutions else 'puzzle only'}")
     return 0

@@ -150,8 +150,8 @@ def test_a_solution_grid_with_a_gap_reads_into_paths_the_verifier_rejects():
 
 
 BAD_TEXT = [
-    ("", "1:1: empty file"),
-    ("\n  \n\n", "1:1: empty file"),
+    ("", " empty file"),
+    ("\n  \n\n", " empty file"),
     ("R.G\n..\nR.G\n", "2:3: row has 2 cells, the first row has 3"),
     ("R.G\n....\nR.G\n", "2:4: row has 4 cells, the first row has 3"),
     ("R.G\n...\n..G\n", "1:1: colour 'R' appears once"),
@@ -195,16 +195,16 @@ def test_binary_files_are_refused(tmp_path, data, where_what):
 
 
 def test_a_missing_file_and_a_directory_are_refused(tmp_path):
-    with pytest.raises(PuzzleFormatError, match=r":1:1: no such file$"):
+    with pytest.raises(PuzzleFormatError, match=r"\.txt: no such file$"):
         load(tmp_path / "nowhere.txt")
-    with pytest.raises(PuzzleFormatError, match=r":1:1: is a directory"):
+    with pytest.raises(PuzzleFormatError, match=r": is a directory"):
         load(tmp_path)
 
 
 def test_a_file_too_large_to_be_a_board_is_refused_unread(tmp_path):
     path = tmp_path / "huge.txt"
     path.write_bytes(b"." * (5 * 1024 * 1024))
-    with pytest.raises(PuzzleFormatError, match=r":1:1: file is larger than the limit"):
+    with pytest.raises(PuzzleFormatError, match=r": file is larger than the limit"):
         load(path)
 
 

@@ -8,11 +8,20 @@ class CpflowError(Exception):
 
 
 class PuzzleFormatError(CpflowError):
-    """A puzzle or solution file cannot be read; says where, as `source:line:col: message`."""
+    """A puzzle or solution file cannot be read; says where, as `source:line:col: message`.
 
-    def __init__(self, source: str, line: int, col: int, message: str):
-        super().__init__(f"{source}:{line}:{col}: {message}")
+    An error about the whole file (missing, empty, too large) has no line: `source: message`.
+    """
+
+    def __init__(self, source: str, line: int | None, col: int | None, message: str):
+        where = f"{source}:{line}:{col}" if line is not None else source
+        super().__init__(f"{where}: {message}")
         self.source, self.line, self.col, self.message = source, line, col, message
+
+    @classmethod
+    def whole(cls, source: str, message: str) -> PuzzleFormatError:
+        """An error about the file as a whole, not a place in it."""
+        return cls(source, None, None, message)
 
 
 class InvalidSolution(CpflowError):

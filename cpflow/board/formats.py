@@ -41,15 +41,15 @@ def read_text(path: Path) -> str:
     """A file's text, refusing what is missing, a directory, too large or not text."""
     source = str(path)
     if not path.exists():
-        raise PuzzleFormatError(source, 1, 1, "no such file")
+        raise PuzzleFormatError.whole(source, "no such file")
     if path.is_dir():
-        raise PuzzleFormatError(source, 1, 1, "is a directory, not a puzzle file")
+        raise PuzzleFormatError.whole(source, "is a directory, not a puzzle file")
     if path.stat().st_size > MAX_BYTES:
-        raise PuzzleFormatError(source, 1, 1, f"file is larger than the limit of {MAX_BYTES} bytes")
+        raise PuzzleFormatError.whole(source, f"file is larger than the limit of {MAX_BYTES} bytes")
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise PuzzleFormatError(source, 1, 1, f"cannot read: {error.strerror}") from None
+        raise PuzzleFormatError.whole(source, f"cannot read: {error.strerror}") from None
     return decode(data, source)
 
 
@@ -80,9 +80,9 @@ def parse(text: str, source: str = "<text>", fmt: str = "auto") -> list[Puzzle]:
 def parse_with_solutions(text: str, source: str = "<text>", fmt: str = "auto") -> list[tuple[Puzzle, Solution | None]]:
     """The puzzles written in `text`, each with the solution the text carries, if any."""
     if fmt not in FORMATS:
-        raise PuzzleFormatError(source, 1, 1, f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+        raise PuzzleFormatError.whole(source, f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
     if not text.strip():
-        raise PuzzleFormatError(source, 1, 1, "empty file: no puzzle in it")
+        raise PuzzleFormatError.whole(source, "empty file: no puzzle in it")
     fmt = detect(text) if fmt == "auto" else fmt
     if fmt == "level":
         return [(level.puzzle, level.solution) for level in levelpack.parse_levels(text, source)]
@@ -168,21 +168,21 @@ def _json_solution(puzzle: Puzzle, text: str, source: str) -> Solution:
     if isinstance(data, dict) and "nodes" in data:
         solution = graphjson.parse_graph(text, source)[1]
         if solution is None:
-            raise PuzzleFormatError(source, 1, 1, "the JSON graph has no paths")
+            raise PuzzleFormatError.whole(source, "the JSON graph has no paths")
         return solution
     paths = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(paths, dict) or not paths:
-        raise PuzzleFormatError(source, 1, 1, "no paths in this JSON record")
+        raise PuzzleFormatError.whole(source, "no paths in this JSON record")
     try:
         return Solution({str(c): nodes_along(puzzle, [tuple(cell) for cell in p]) for c, p in paths.items()})
     except (TypeError, ValueError):
-        raise PuzzleFormatError(source, 1, 1, "paths must be lists of cells [row, col]") from None
+        raise PuzzleFormatError.whole(source, "paths must be lists of cells [row, col]") from None
 
 
 def _same_size(puzzle: Puzzle, width: int, height: int, source: str, what: str = "solution") -> None:
     if (width, height) != (puzzle.width, puzzle.height):
         size = f"{puzzle.width}x{puzzle.height}"
-        raise PuzzleFormatError(source, 1, 1, f"{what} is {width}x{height}, the puzzle {size}")
+        raise PuzzleFormatError.whole(source, f"{what} is {width}x{height}, the puzzle {size}")
 
 
 def _trace(puzzle: Puzzle, colour_at: dict[Cell, str | None]) -> Solution:
@@ -234,7 +234,7 @@ def parse_hints(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node,
             {cell: (t.line, t.col) for cell, t in tokens.items()},
         )
     else:
-        raise PuzzleFormatError(source, 1, 1, "a hint file is a grid or a board with some cells coloured")
+        raise PuzzleFormatError.whole(source, "a hint file is a grid or a board with some cells coloured")
     _same_size(puzzle, width, height, source, "hint")
     owner, hints = puzzle.endpoint_colour(), {}
     for cell, colour in marks.items():

@@ -60,7 +60,7 @@ def read_boards(text: str, source: str) -> list[Written]:
             n += 1
         if n == len(lines):
             if not found:
-                raise PuzzleFormatError(source, 1, 1, "no 'board WxH' line")
+                raise PuzzleFormatError.whole(source, "no 'board WxH' line")
             return found
         found.append(_board(lines, n, source))
         n = found[-1].line

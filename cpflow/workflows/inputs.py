@@ -40,12 +40,12 @@ def expand(arguments: Iterable[str]) -> list[Path]:
             found = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES and p.is_file())
             found = [p for p in found if not p.name.endswith(SOLUTION_SUFFIXES)]
             if not found:
-                raise PuzzleFormatError(argument, 1, 1, "directory holds no .txt or .level puzzle files")
+                raise PuzzleFormatError.whole(argument, "directory holds no .txt or .level puzzle files")
             paths += found
         elif not path.exists() and glob.has_magic(argument):
             found = [Path(p) for p in sorted(glob.glob(argument)) if not p.endswith(SOLUTION_SUFFIXES)]
             if not found:
-                raise PuzzleFormatError(argument, 1, 1, "no file matches this pattern")
+                raise PuzzleFormatError.whole(argument, "no file matches this pattern")
             paths += found
         else:
             paths.append(path)
@@ -81,7 +81,7 @@ def load_all(
         entries += [Entry(str(path), index, replace(puzzle, rules=rules)) for index, puzzle in enumerate(found, 1)]
     if hint is not None:
         if len(entries) != 1:
-            raise PuzzleFormatError(str(hint), 1, 1, f"a hint file is for one puzzle, and {len(entries)} were named")
+            raise PuzzleFormatError.whole(str(hint), f"a hint file is for one puzzle, and {len(entries)} were named")
         (entry,) = entries
         entries = [replace(entry, puzzle=replace(entry.puzzle, hints=load_hints(entry.puzzle, hint)))]
     return entries
