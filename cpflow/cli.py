@@ -271,6 +271,8 @@ def compare(
         Path | None, typer.Option("--json", help="Write the raw runs here as JSON.", dir_okay=False)
     ] = None,
     input_format: InputOption = AUTO,
+    allow_touch: AllowTouch = False,
+    allow_blanks: AllowBlanks = False,
 ) -> None:
     """Run the engines side by side on the same puzzles, every solution verified.
 
@@ -283,7 +285,7 @@ def compare(
 
     with failures():
         names = [e.value for e in engines] if engines else available()
-        entries, _ = _load(files, input_format)
+        entries, _ = _load(files, input_format, allow_touch, allow_blanks)
         raise typer.Exit(reports.show_comparison(entries, names, time_limit, repeat, csv, json_file))
 
 
@@ -374,6 +376,9 @@ def failures() -> Iterator[None]:
     except GenerationFailed as error:
         print(f"cpflow: {error}", file=sys.stderr)
         raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        print("cpflow: interrupted; what is shown above was finished", file=sys.stderr)
+        raise typer.Exit(130) from None
 
 
 def _load(

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.formats import picture, rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
 from cpflow.engines.result import SolveResult, Status
@@ -163,7 +164,6 @@ def show_counts(entries: Sequence[Entry], limit: int, shown: str, **options) -> 
 
 def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
     """Check solutions (given, or carried by the puzzle file); 0 when all are right, 1 when one is not."""
-    from cpflow.board.errors import PuzzleFormatError
     from cpflow.board.formats import load_solution, load_with_solutions
     from cpflow.board.verify import violations
 
@@ -186,20 +186,18 @@ def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, j
     from cpflow.workflows import compare as comparing
 
     comparing.check(names)
-    for path in (p for p in (csv_path, json_path) if p and not p.parent.is_dir()):
-        print(f"{path}: no directory {path.parent} to write into", file=sys.stderr)  # before the long run, not after
-        return 2
     runs = []
-    with Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("comparing", total=len(entries) * len(names))
-        for run in comparing.compare(entries, names, time_limit, repeat):
-            runs.append(run)
-            progress.advance(task)
-    wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
-    Console(highlight=False, width=wide).print(compare_table(runs, names))
-    for path, write in ((csv_path, write_csv), (json_path, write_json)):
-        if path:
-            write(runs, path)
+    with RunFiles(csv_path, json_path) as files:
+        try:
+            with Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True) as progress:
+                task = progress.add_task("comparing", total=len(entries) * len(names))
+                for run in comparing.compare(entries, names, time_limit, repeat):
+                    runs.append(run)
+                    files.add(run)
+                    progress.advance(task)
+        finally:  # an interrupted comparison still shows the puzzles it finished
+            wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
+            Console(highlight=False, width=wide).print(compare_table(runs, names))
     return 0 if all(run.correct for run in runs) else 1
 
 
@@ -322,17 +320,56 @@ def _by_puzzle(runs: Sequence[Run]) -> dict[tuple[str, int], list[Run]]:
     return grouped
 
 
-def write_csv(runs: Sequence[Run], path: Path) -> None:
-    """The raw runs, one row per (puzzle, contender), with a header row."""
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=FIELDS)
-        writer.writeheader()
-        writer.writerows(run.row() for run in runs)
+class RunFiles:
+    """The raw runs written as they come, as CSV and as a JSON list, so an interrupted or
+    failed comparison leaves every finished run on disk in a file that reads."""
+
+    def __init__(self, csv_path: Path | None, json_path: Path | None):
+        self.csv_path, self.json_path = csv_path, json_path
+        self.rows = 0
+
+    def __enter__(self) -> RunFiles:
+        """Opens both files before the first run, so a bad path is told before the long work."""
+        self.csv_handle = _writing(self.csv_path, newline="")
+        try:
+            self.json_handle = _writing(self.json_path)
+        except PuzzleFormatError:
+            if self.csv_handle:
+                self.csv_handle.close()
+            raise
+        if self.csv_handle:
+            self.csv = csv.DictWriter(self.csv_handle, fieldnames=FIELDS)
+            self.csv.writeheader()
+        if self.json_handle:
+            self.json_handle.write("[")
+        return self
+
+    def add(self, run: Run) -> None:
+        """One more run, flushed to disk at once."""
+        if self.csv_handle:
+            self.csv.writerow(run.row())
+            self.csv_handle.flush()
+        if self.json_handle:
+            self.json_handle.write(("\n" if not self.rows else ",\n") + json.dumps(run.row()))
+            self.json_handle.flush()
+        self.rows += 1
+
+    def __exit__(self, *_) -> None:
+        if self.csv_handle:
+            self.csv_handle.close()
+        if self.json_handle:
+            self.json_handle.write("\n]\n")
+            self.json_handle.close()
 
 
-def write_json(runs: Sequence[Run], path: Path) -> None:
-    """The raw runs as a JSON list of records, one per (puzzle, contender)."""
-    path.write_text(json.dumps([run.row() for run in runs], indent=1) + "\n")
+def _writing(path: Path | None, **options):
+    """`path` opened for writing, or None when there is none; a located error when it cannot be."""
+    if path is None:
+        return None
+    try:
+        return path.open("w", **options)
+    except OSError as error:
+        raise PuzzleFormatError.whole(str(path), f"cannot write: {error.strerror}") from None
 
 
 def show_rendered(
@@ -340,7 +377,6 @@ def show_rendered(
 ) -> int:
     """Draw one puzzle (solved, with a given solution, or with the one its file carries) to a picture file;
     0 drawn, 1 no solution to draw."""
-    from cpflow.board.errors import PuzzleFormatError
     from cpflow.board.formats import load_solution
     from cpflow.board.verify import violations
     from cpflow.engines.registry import entry_of

@@ -11,8 +11,10 @@ Each `build(puzzle)` returns `(model, v)` where `v` answers `extract(solver)`,
 from __future__ import annotations
 
 import importlib
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future, wait
 from pathlib import Path
 
 from ortools.sat.python import cp_model
@@ -100,7 +102,7 @@ def count(
     cp, v = build(puzzle, model)
     solver = _solver(time_limit, 1, {**v.params, **params, "enumerate_all_solutions": True})
     collector = _Collector(v, limit)
-    native = solver.solve(cp, collector)
+    native = _run(solver, cp, collector)
     finished = native in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
     return collector.solutions, Status.SOLVED if finished else Status.UNKNOWN
 
@@ -147,7 +149,7 @@ def solve_model(
     solver = _solver(time_limit, workers, {**v.params, **params})
     if v.params is TUNED and solver.parameters.num_workers > 1:
         solver.parameters.merge_text_format(" ".join(f'subsolvers: "{name}"' for name in TUNED_PORTFOLIO))
-    native = solver.solve(model)
+    native = _run(solver, model)
     status = STATUS.get(native)
     if status is None:
         raise CpflowError(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")
@@ -158,8 +160,35 @@ def solve_model(
     return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
 
 
+def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> cp_model.CpSolverStatus:
+    """`solver.solve`, in a thread, so that Ctrl-C stops the search and raises KeyboardInterrupt.
+
+    Left to itself CP-SAT takes SIGINT for its own and returns UNKNOWN, as if out of time,
+    and the caller would go on to the next puzzle. Here the main thread waits, where Python
+    sees the interrupt; it stops the search, waits for the solver to let go, and re-raises.
+    """
+    answer: Future[cp_model.CpSolverStatus] = Future()
+
+    def search() -> None:
+        try:
+            answer.set_result(solver.solve(model, callback))
+        except BaseException as error:  # handed to the waiting thread
+            answer.set_exception(error)
+
+    threading.Thread(target=search, name="cp-sat", daemon=True).start()
+    try:
+        while not answer.done():
+            wait([answer], timeout=0.1)
+    except KeyboardInterrupt:
+        solver.stop_search()
+        wait([answer])
+        raise
+    return answer.result()
+
+
 def _solver(time_limit: float | None, workers: int | None, params: dict) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is the caller's; see _run
     for name, value in params.items():
         setattr(solver.parameters, name, value)
     if time_limit is not None:
