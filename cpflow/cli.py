@@ -1,8 +1,9 @@
 """The `cpflow` command: each subcommand is a signature, a docstring and one call.
 
 Exit codes (README lists them per command) are mapped here, in `failures`: 2 is
-always bad input or usage, 4 an engine that returned an invalid solution (a bug),
-1 a generator that gave up; 0, 1 and 3 are otherwise each command's own verdict.
+always bad input or usage (or a board whose model would not fit in free memory), 4 an
+engine that returned an invalid solution (a bug), 1 a generator that gave up, 130 an
+interrupt (Ctrl-C); 0, 1 and 3 are otherwise each command's own verdict.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ from typing import Annotated
 
 import typer
 
-from cpflow.board.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
+from cpflow.board.errors import (
+    CpflowError,
+    EngineUnavailable,
+    GenerationFailed,
+    InvalidSolution,
+    ModelTooLarge,
+    PuzzleFormatError,
+)
 from cpflow.board.formats import FORMATS
 from cpflow.board.grid import SHAPES
 from cpflow.engines.registry import DEFAULT, ENGINES
@@ -149,6 +157,7 @@ def unique(
     workers: Workers = None,
     quiet: Quiet = False,
     engine: EngineOption = DEFAULT_ENGINE,
+    jobs: Jobs = 1,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
     hint: Hint = None,
@@ -169,7 +178,7 @@ def unique(
         entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         looks = reports.Looks(color.value, svg, png)
-        proven = reports.show_uniqueness(entries, format.value, quiet, options, looks)
+        proven = reports.show_uniqueness(entries, format.value, quiet, jobs, options, looks)
         raise typer.Exit(2 if bad else proven)
 
 
@@ -180,7 +189,12 @@ def count(
     input_format: InputOption = AUTO,
     format: Annotated[CountFormat, typer.Option("--format", "-f")] = CountFormat.text,
     time_limit: TimeLimit = None,
+    workers: Workers = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, count, exact or at-least, seconds.")
+    ] = False,
     engine: EngineOption = DEFAULT_ENGINE,
+    jobs: Jobs = 1,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
     hint: Hint = None,
@@ -194,7 +208,8 @@ def count(
 
     with failures():
         entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
-        counted = reports.show_counts(entries, limit, format.value, engine=engine.value, time_limit=time_limit)
+        options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
+        counted = reports.show_counts(entries, limit, format.value, quiet, jobs, options)
         raise typer.Exit(2 if bad else counted)
 
 
@@ -367,7 +382,7 @@ def failures() -> Iterator[None]:
     except PuzzleFormatError as error:
         print(error, file=sys.stderr)
         raise typer.Exit(2) from None
-    except EngineUnavailable as error:
+    except (EngineUnavailable, ModelTooLarge) as error:
         print(f"cpflow: {error}", file=sys.stderr)
         raise typer.Exit(2) from None
     except InvalidSolution as error:

@@ -65,9 +65,7 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     failed, statuses = False, []
-    results = solve_all([entry.puzzle for entry in entries], jobs, **options)
-    for entry in entries:
-        result = next(results)
+    for entry, result in zip(entries, solve_all([e.puzzle for e in entries], jobs, **options), strict=True):
         failed |= result.status is not Status.SOLVED
         name = entry.puzzle.name
         if quiet:
@@ -111,18 +109,18 @@ def _terminal(console: Console, puzzle: Puzzle, solution: Solution, highlight=()
     return terminal(puzzle, solution, highlight, width=console.width, colour=console.color_system is not None)
 
 
-def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: dict, looks=Looks()) -> int:
+def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, options: dict, looks=Looks()) -> int:
     """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs."""
     from cpflow.pictures.terminal import differences_grid
-    from cpflow.workflows.unique import Verdict, uniqueness
+    from cpflow.workflows.batch import uniqueness_all
+    from cpflow.workflows.unique import Verdict
 
     if not looks.ready():
         return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     verdicts = set()
-    for entry in entries:
-        found = uniqueness(entry.puzzle, **options)
+    for entry, found in zip(entries, uniqueness_all([e.puzzle for e in entries], jobs, **options), strict=True):
         verdicts.add(found.verdict)
         if quiet:
             print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
@@ -145,15 +143,16 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, options: 
     return 1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0
 
 
-def show_counts(entries: Sequence[Entry], limit: int, shown: str, **options) -> int:
+def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, jobs: int, options: dict) -> int:
     """Count each puzzle's solutions; 0 when every count is exact, else 3."""
-    from cpflow.workflows.unique import count
+    from cpflow.workflows.batch import count_all
 
     exact = True
-    for entry in entries:
-        found = count(entry.puzzle, limit, **options)
+    for entry, found in zip(entries, count_all([e.puzzle for e in entries], limit, jobs, **options), strict=True):
         exact &= found.exact
-        if shown == "json":
+        if quiet:
+            print(f"{entry.puzzle.name} {found.number} {'exact' if found.exact else 'at-least'} {found.seconds:.3f}")
+        elif shown == "json":
             record = {"file": entry.source, "index": entry.index, "count": found.number, "exact": found.exact}
             print(json.dumps({**record, "seconds": round(found.seconds, 6)}))
         else:

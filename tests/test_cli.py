@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from conftest import PUZZLES, ZUCKER, needs_zucker, project_puzzles
+from conftest import PUZZLES, ZUCKER, board, needs_zucker, project_puzzles
 from cpflow.board.formats import load, parse_solution
 from cpflow.board.verify import violations
 from cpflow.cli import app
@@ -71,6 +71,20 @@ def test_a_quoted_glob_is_expanded_without_solution_files():
     result = run("solve", "--quiet", str(PUZZLES / "starter_*x*.txt"))
     assert result.exit_code == 0
     assert len(result.stdout.splitlines()) == len([p for p in SOLVABLE if p.name.startswith("starter_")])
+
+
+def test_solution_files_named_by_an_unquoted_shell_glob_are_left_out():
+    named = sorted(PUZZLES.glob("starter_*x*.txt"))  # what the shell hands over, solutions included
+    assert any(p.name.endswith(".solution.txt") for p in named)
+    result = run("solve", "--quiet", *named)
+    assert result.exit_code == 0
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [
+        str(p) for p in named if not p.name.endswith(".solution.txt")
+    ]
+    alone = run("solve", named[0].with_suffix(".solution.txt"))
+    assert alone.exit_code == 2 and alone.stderr.endswith(
+        ": is a solution file, not a puzzle; name the puzzle's file\n"
+    )
 
 
 def test_a_time_limit_of_zero_gives_unknown_and_exit_1():
@@ -166,6 +180,25 @@ def test_jobs_models_and_workers_give_the_same_statuses_in_input_order(options):
     ]
 
 
+@pytest.mark.parametrize("options", [[], ["--jobs", "2"], ["--workers", "2"], ["--jobs", "2", "-e", "ilp-highs"]])
+def test_count_and_unique_take_quiet_jobs_and_workers_and_answer_in_input_order(options):
+    paths = [SOLVABLE[-1], UNSOLVABLE[0], SOLVABLE[0]]
+    counted = run("count", "--quiet", *options, *paths)
+    assert counted.exit_code == 0
+    assert [line.split()[:3] for line in counted.stdout.splitlines()] == [
+        [str(paths[0]), "1", "exact"],
+        [str(paths[1]), "0", "exact"],
+        [str(paths[2]), "1", "exact"],
+    ]
+    proven = run("unique", "--quiet", *options, *paths)
+    assert proven.exit_code == 1
+    assert [line.split()[:2] for line in proven.stdout.splitlines()] == [
+        [str(paths[0]), "unique"],
+        [str(paths[1]), "unsolvable"],
+        [str(paths[2]), "unique"],
+    ]
+
+
 def test_version_and_short_help():
     from importlib.metadata import version
 
@@ -204,3 +237,26 @@ def test_a_batch_ends_with_a_summary_line_on_stderr():
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("3 puzzles: 2 solved, 1 unsolvable, 0 unknown; ") and last.endswith(" s")
     assert "puzzles:" not in run("solve", "--quiet", SOLVABLE[0]).stderr
+
+
+def test_a_board_whose_model_would_not_fit_in_free_memory_is_refused_before_building(monkeypatch):
+    from cpflow.engines import registry
+
+    monkeypatch.setattr(registry, "free_memory", lambda: 1_000_000)
+    result = run("solve", SOLVABLE[0])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("cpflow: ") and "cpsat model" in line and "GiB is free" in line
+    monkeypatch.setattr(registry, "free_memory", lambda: None)  # memory unknown: no guard
+    assert run("solve", SOLVABLE[0]).exit_code == 0
+
+
+def test_the_memory_estimate_grows_with_the_board_and_for_per_colour_models_with_the_colours():
+    from cpflow.engines.registry import ENGINES
+
+    small, large = board("R.G\n...\nR.G\n"), board("R...G\n.....\n.....\n.....\nR...G\n")
+    more_colours = board("R.G\nB.Y\nR.G\nB.Y\n")
+    label, circuit = ENGINES["cpsat"], ENGINES["cpsat-circuit"]
+    assert 0 < label.model_bytes(small) < label.model_bytes(large)
+    per_node = [circuit.model_bytes(p) / len(p.nodes) for p in (small, more_colours)]
+    assert per_node[0] < per_node[1]

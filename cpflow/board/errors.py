@@ -41,3 +41,7 @@ class EngineUnavailable(CpflowError):
 
 class GenerationFailed(CpflowError):
     """The generator found no unique puzzle of the size and colours asked for within its tries."""
+
+
+class ModelTooLarge(CpflowError):
+    """The puzzle's model would need more memory than the machine has free."""

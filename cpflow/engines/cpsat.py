@@ -92,15 +92,23 @@ def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT) -> None:
 
 
 def count(
-    puzzle: Puzzle, limit: int, *, model: str = DEFAULT, time_limit: float | None = None, **params
+    puzzle: Puzzle,
+    limit: int,
+    *,
+    model: str = DEFAULT,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    **params,
 ) -> tuple[list[Solution], Status]:
     """Up to `limit` distinct solutions, and whether the search finished.
 
     The status is SOLVED when every solution was found (the list is complete),
-    UNKNOWN when the limit or the time limit stopped the search first.
+    UNKNOWN when the limit or the time limit stopped the search first. CP-SAT
+    enumerates solutions on one worker only, so `workers` is not used.
     """
+    began = time.perf_counter()
     cp, v = build(puzzle, model)
-    solver = _solver(time_limit, 1, {**v.params, **params, "enumerate_all_solutions": True})
+    solver = _solver(_left(time_limit, began), 1, {**v.params, **params, "enumerate_all_solutions": True})
     collector = _Collector(v, limit)
     native = _run(solver, cp, collector)
     finished = native in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
@@ -146,7 +154,7 @@ def solve_model(
     formulation's own (`PARAMS`).
     """
     built = time.perf_counter()
-    solver = _solver(time_limit, workers, {**v.params, **params})
+    solver = _solver(_left(time_limit, began), workers, {**v.params, **params})
     if v.params is TUNED and solver.parameters.num_workers > 1:
         solver.parameters.merge_text_format(" ".join(f'subsolvers: "{name}"' for name in TUNED_PORTFOLIO))
     native = _run(solver, model)
@@ -184,6 +192,11 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> c
         wait([answer])
         raise
     return answer.result()
+
+
+def _left(time_limit: float | None, began: float) -> float | None:
+    """What is left of a time limit that started at `began` (building counts against it)."""
+    return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - began))
 
 
 def _solver(time_limit: float | None, workers: int | None, params: dict) -> cp_model.CpSolver:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from cpflow.board.errors import EngineUnavailable, InvalidSolution
+from cpflow.board.errors import EngineUnavailable, InvalidSolution, ModelTooLarge
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.engines.result import SolveResult, Status
@@ -62,6 +63,10 @@ class Engine:
     summary: str
     options: dict = field(default_factory=dict)
     rounds: bool = False  # whether `solve` takes `on_round` (answers round by round, before the last)
+    # Peak memory of building and solving, per node and per node and colour: measured on
+    # 36x36 and 50x50 boards (models/memory.md) and rounded up, for the memory guard.
+    bytes_per_node: int = 0
+    bytes_per_node_colour: int = 0
 
     def backend(self) -> Backend:
         """The engine's module, imported (so that later timings leave the import out)."""
@@ -73,20 +78,59 @@ class Engine:
         """Whether the engine can run here (asked once a process: it may load a MIP solver to see)."""
         return _installed(self.name)
 
+    def model_bytes(self, puzzle: Puzzle) -> int:
+        """About how much memory building and solving the puzzle's model takes, at its peak."""
+        nodes = len(puzzle.nodes)
+        return nodes * self.bytes_per_node + nodes * len(puzzle.colours) * self.bytes_per_node_colour
+
+    def check_fits(self, puzzle: Puzzle) -> None:
+        """ModelTooLarge, before anything is built, when the model would not fit in free memory."""
+        need, free = self.model_bytes(puzzle), free_memory()
+        if free is not None and need > free:
+            raise ModelTooLarge(
+                f"{puzzle.name}: the {self.name} model of this {puzzle.width}x{puzzle.height} board "
+                f"with {len(puzzle.colours)} colours needs about {need / 2**30:.1f} GiB, "
+                f"and {free / 2**30:.1f} GiB is free"
+            )
+
 
 ENGINES = {
     engine.name: engine
     for engine in (
-        Engine("cpsat", "cpflow.engines.cpsat", "ortools", "OR-Tools CP-SAT, label model", {"model": "label"}),
+        Engine(
+            "cpsat",
+            "cpflow.engines.cpsat",
+            "ortools",
+            "OR-Tools CP-SAT, label model",
+            {"model": "label"},
+            bytes_per_node=64_000,
+        ),
         Engine(
             "cpsat-circuit",
             "cpflow.engines.cpsat",
             "ortools",
             "OR-Tools CP-SAT, per-colour circuit model",
             {"model": "circuit"},
+            bytes_per_node_colour=32_000,
         ),
-        Engine("ilp-cbc", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, CBC", {"mip_solver": "cbc"}, True),
-        Engine("ilp-highs", "cpflow.engines.ilp", "pulp", "0-1 program in PuLP, HiGHS", {"mip_solver": "highs"}, True),
+        Engine(
+            "ilp-cbc",
+            "cpflow.engines.ilp",
+            "pulp",
+            "0-1 program in PuLP, CBC",
+            {"mip_solver": "cbc"},
+            rounds=True,
+            bytes_per_node_colour=32_000,  # PuLP's model and the CBC process beside it
+        ),
+        Engine(
+            "ilp-highs",
+            "cpflow.engines.ilp",
+            "pulp",
+            "0-1 program in PuLP, HiGHS",
+            {"mip_solver": "highs"},
+            rounds=True,
+            bytes_per_node_colour=16_000,
+        ),
     )
 }
 DEFAULT = "cpsat"
@@ -98,6 +142,21 @@ def _installed(name: str) -> bool:
     if importlib.util.find_spec(entry.needs) is None:
         return False
     return importlib.import_module(entry.module).available(**entry.options)
+
+
+def free_memory() -> int | None:
+    """The bytes of memory free for a new model (Linux's MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
 
 
 def entry_of(name: str = DEFAULT) -> Engine:
@@ -120,9 +179,11 @@ def backend(name: str = DEFAULT) -> Backend:
 def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:
     """Solve with the named engine; options go to its `solve` (time_limit, workers, exclude, ...).
 
-    The answer has passed the verifier: an invalid solution raises InvalidSolution.
+    The answer has passed the verifier: an invalid solution raises InvalidSolution. A model
+    that would not fit in free memory raises ModelTooLarge before it is built.
     """
     entry = entry_of(engine)
+    entry.check_fits(puzzle)
     result = entry.backend().solve(puzzle, **entry.options, **options)
     if result.solution is not None:
         _verified(puzzle, result.solution, engine)
@@ -138,6 +199,7 @@ def count(
     """
     entry = entry_of(engine)
     module = entry.backend()
+    entry.check_fits(puzzle)
     if hasattr(module, "count"):
         found, status = module.count(puzzle, limit, time_limit=time_limit, **entry.options, **options)
     else:

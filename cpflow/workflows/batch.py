@@ -1,25 +1,28 @@
-"""Solving many puzzles: one after another, or on a pool of processes, results in input order."""
+"""Working through many puzzles: one after another, or on a pool of processes, in input order."""
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from typing import TypeVar
 
 from cpflow.board.grid import Puzzle
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult
+from cpflow.workflows.unique import Count, Uniqueness, count, uniqueness
+
+Answer = TypeVar("Answer")
 
 
-def solve_all(puzzles: Sequence[Puzzle], jobs: int = 1, **options) -> Iterator[SolveResult]:
-    """Each puzzle's result, in the order given; `jobs` > 1 solves on that many processes.
+def each(work: Callable[[Puzzle], Answer], puzzles: Sequence[Puzzle], jobs: int = 1) -> Iterator[Answer]:
+    """`work` done on each puzzle, answers in the order given; `jobs` > 1 works on that many processes.
 
     Each process imports the solver once (about 0.3 s), so a pool pays off on batches
-    whose solving takes longer than that; see README's performance section. Ctrl-C
+    whose work takes longer than that; see README's performance section. Ctrl-C
     (KeyboardInterrupt in this process) ends the pool's processes at once.
     """
-    work = partial(_solve, options=options)
     if jobs <= 1 or len(puzzles) <= 1:
         yield from map(work, puzzles)
         return
@@ -28,13 +31,37 @@ def solve_all(puzzles: Sequence[Puzzle], jobs: int = 1, **options) -> Iterator[S
         yield from pool.imap(work, puzzles)
         pool.close()
     finally:
-        pool.terminate()  # at once, on an interrupt or an error; a no-op once closed and done
+        pool.terminate()  # at once, on an interrupt or an error; nothing left to end after a close
         pool.join()
+
+
+def solve_all(puzzles: Sequence[Puzzle], jobs: int = 1, **options) -> Iterator[SolveResult]:
+    """Each puzzle solved (`registry.solve` options), in the order given."""
+    return each(partial(_solve, options=options), puzzles, jobs)
+
+
+def uniqueness_all(puzzles: Sequence[Puzzle], jobs: int = 1, **options) -> Iterator[Uniqueness]:
+    """Each puzzle's uniqueness verdict (`unique.uniqueness` options), in the order given."""
+    return each(partial(_uniqueness, options=options), puzzles, jobs)
+
+
+def count_all(puzzles: Sequence[Puzzle], limit: int, jobs: int = 1, **options) -> Iterator[Count]:
+    """Each puzzle's solutions counted up to `limit` (`unique.count` options), in the order given."""
+    return each(partial(_count, limit=limit, options=options), puzzles, jobs)
 
 
 def _leave_interrupts_to_the_parent() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+# Module-level, so that a pool can pickle them.
 def _solve(puzzle: Puzzle, options: dict) -> SolveResult:
     return solve(puzzle, **options)
+
+
+def _uniqueness(puzzle: Puzzle, options: dict) -> Uniqueness:
+    return uniqueness(puzzle, **options)
+
+
+def _count(puzzle: Puzzle, limit: int, options: dict) -> Count:
+    return count(puzzle, limit, **options)

@@ -29,9 +29,11 @@ class Entry:
 def expand(arguments: Iterable[str]) -> list[Path]:
     """Files named directly, matched by a glob, or found (`*.txt`, `*.level`) in a directory.
 
-    Solution files (`*.sol.txt`, `*.solution.txt`) are left out of globs and directories.
+    Solution files (`*.sol.txt`, `*.solution.txt`) are never puzzles: they are left out
+    wherever they come from, so that a shell's `*.txt` beside solutions does what is meant.
     """
     paths: list[Path] = []
+    arguments = list(arguments)
     for argument in arguments:
         path = Path(argument)
         if argument == STDIN:
@@ -47,8 +49,10 @@ def expand(arguments: Iterable[str]) -> list[Path]:
             if not found:
                 raise PuzzleFormatError.whole(argument, "no file matches this pattern")
             paths += found
-        else:
+        elif not argument.endswith(SOLUTION_SUFFIXES):
             paths.append(path)
+    if not paths and arguments:
+        raise PuzzleFormatError.whole(arguments[0], "is a solution file, not a puzzle; name the puzzle's file")
     return paths
 
 

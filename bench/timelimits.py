@@ -1,0 +1,50 @@
+"""How closely each engine keeps to --time-limit on the large boards, building included.
+
+python bench/timelimits.py [--engine NAME ...] [--limits 1 5] [NAME_FILTER]
+
+A run honours a limit L when its wall time, from loading the model to the verified
+answer, is at most 1.1 L + 0.2 s. Prints, per engine and limit: runs, runs cut short by
+the limit (unknown), runs over the allowance, and the worst wall time against L.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from common import puzzles
+
+
+def main() -> None:
+    from cpflow.board.formats import load
+    from cpflow.engines import registry
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", action="append", help="repeat for several (default: every installed engine)")
+    parser.add_argument("--limits", type=float, nargs="+", default=[1.0, 5.0])
+    parser.add_argument("only", nargs="?", default="", help="only boards whose name contains this")
+    args = parser.parse_args()
+    boards = [(p.stem, load(p)[0]) for p in puzzles("large") if args.only in p.name]
+    print("| engine | limit s | runs | unknown | over 1.1 L + 0.2 | worst wall s | worst board |")
+    print("|---|---|---|---|---|---|---|")
+    failed = False
+    for engine in args.engine or registry.available():
+        registry.solve(boards[0][1], engine, time_limit=0.1)  # imports and one-off set-up, off the clock
+        for limit in args.limits:
+            walls, unknown = [], 0
+            for name, puzzle in boards:
+                began = time.perf_counter()
+                result = registry.solve(puzzle, engine, time_limit=limit)
+                walls.append((time.perf_counter() - began, name))
+                unknown += result.status.value == "unknown"
+                print(f"  {engine} {limit:g} s {name}: {result.status.value} {walls[-1][0]:.2f} s", file=sys.stderr)
+            over = sum(wall > 1.1 * limit + 0.2 for wall, _ in walls)
+            worst, board = max(walls)
+            failed |= over > 0
+            print(f"| {engine} | {limit:g} | {len(walls)} | {unknown} | {over} | {worst:.2f} | {board} |", flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
