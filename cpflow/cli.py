@@ -30,9 +30,9 @@ from cpflow.board.grid import SHAPES
 from cpflow.engines.registry import DEFAULT, ENGINES
 
 app = typer.Typer(
+    rich_markup_mode="markdown",
     help="Solve Flow Free / Numberlink puzzles of every kind with OR-Tools CP-SAT.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -64,7 +64,10 @@ class CountFormat(enum.StrEnum):
 ENGINE_HELP = "; ".join(f"{name}: {entry.summary}" for name, entry in ENGINES.items())
 Files = Annotated[
     list[str],
-    typer.Argument(help="Puzzle files, globs or directories (their *.txt and *.level files); - for standard input."),
+    typer.Argument(
+        metavar="FILE...",
+        help="Puzzle files, globs or directories (their *.txt and *.level files); - for standard input.",
+    ),
 ]
 InputOption = Annotated[InputFormat, typer.Option("--input-format", "-i", help="Puzzle file format.")]
 OutputOption = Annotated[
@@ -72,9 +75,11 @@ OutputOption = Annotated[
     typer.Option("--format", "-f", help="auto: terminal on a TTY, else text; header: the Go solver's `W H` stream."),
 ]
 EngineOption = Annotated[EngineName, typer.Option("--engine", "-e", help=ENGINE_HELP)]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Puzzles solved at once, on separate processes.", min=1)]
-TimeLimit = Annotated[float | None, typer.Option(help="Seconds per puzzle before giving up.", min=0)]
-Workers = Annotated[int | None, typer.Option(help="CP-SAT worker threads per puzzle (default 1).", min=1)]
+Jobs = Annotated[
+    int, typer.Option("--jobs", "-j", metavar="N", help="Puzzles solved at once, on separate processes.", min=1)
+]
+TimeLimit = Annotated[float | None, typer.Option(metavar="SECONDS", help="Seconds per puzzle before giving up.", min=0)]
+Workers = Annotated[int | None, typer.Option(metavar="N", help="CP-SAT worker threads per puzzle (default 1).", min=1)]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, verdict, seconds.")]
 AllowTouch = Annotated[
     bool, typer.Option("--allow-touch", help="Paths may run beside themselves (the Numberlink reading).")
@@ -84,16 +89,20 @@ AllowBlanks = Annotated[
 ]
 Hint = Annotated[
     Path | None,
-    typer.Option("--hint", help="A partly solved board (one puzzle): its coloured cells keep their colours."),
+    typer.Option(
+        "--hint", metavar="FILE", help="A partly solved board (one puzzle): its coloured cells keep their colours."
+    ),
 ]
 ColourOption = Annotated[
     ColourMode, typer.Option("--color", help="Colour in the terminal: auto (also honours NO_COLOR), always, never.")
 ]
 SvgDir = Annotated[
-    Path | None, typer.Option("--svg", help="Also draw each board as SVG into this folder.", file_okay=False)
+    Path | None,
+    typer.Option("--svg", metavar="DIR", help="Also draw each board as SVG into this folder.", file_okay=False),
 ]
 PngDir = Annotated[
-    Path | None, typer.Option("--png", help="Also draw each board as PNG into this folder.", file_okay=False)
+    Path | None,
+    typer.Option("--png", metavar="DIR", help="Also draw each board as PNG into this folder.", file_okay=False),
 ]
 KeepGoing = Annotated[
     bool, typer.Option("--keep-going", "-k", help="Report every bad file (exit 2 at the end) and do the rest.")
@@ -185,7 +194,7 @@ def unique(
 @app.command()
 def count(
     files: Files,
-    limit: Annotated[int, typer.Option(help="Stop counting at this many solutions.", min=1)] = 1000,
+    limit: Annotated[int, typer.Option(metavar="N", help="Stop counting at this many solutions.", min=1)] = 1000,
     input_format: InputOption = AUTO,
     format: Annotated[CountFormat, typer.Option("--format", "-f")] = CountFormat.text,
     time_limit: TimeLimit = None,
@@ -215,9 +224,11 @@ def count(
 
 @app.command()
 def verify(
-    file: Annotated[Path, typer.Argument(help="The puzzle file (a level file carries its own solution).")],
+    file: Annotated[
+        Path, typer.Argument(metavar="PUZZLE", help="The puzzle file (a level file carries its own solution).")
+    ],
     solution: Annotated[
-        Path | None, typer.Argument(help="The solution: a coloured grid, JSON, or a level line.")
+        Path | None, typer.Argument(metavar="[SOLUTION]", help="The solution: a coloured grid, JSON, or a level line.")
     ] = None,
     input_format: InputOption = AUTO,
 ) -> None:
@@ -234,14 +245,20 @@ def verify(
 
 @app.command()
 def render(
-    file: Annotated[Path, typer.Argument(help="The puzzle file.")],
-    out: Annotated[Path, typer.Option(help="The picture: .svg, .png, or .gif (an animation).", dir_okay=False)],
-    solution: Annotated[Path | None, typer.Option(help="Draw this solution of the puzzle.", dir_okay=False)] = None,
+    file: Annotated[Path, typer.Argument(metavar="PUZZLE", help="The puzzle file.")],
+    out: Annotated[
+        Path, typer.Option(metavar="FILE", help="The picture: .svg, .png, or .gif (an animation).", dir_okay=False)
+    ],
+    solution: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Draw this solution of the puzzle.", dir_okay=False)
+    ] = None,
     solve: Annotated[bool, typer.Option("--solve", help="Solve the puzzle and draw the solution.")] = False,
     engine: EngineOption = DEFAULT_ENGINE,
     labels: Annotated[bool, typer.Option(help="Write each colour's name on its endpoints.")] = False,
     animate: Annotated[bool, typer.Option(help="In an .svg, draw the paths in one after another.")] = False,
-    index: Annotated[int, typer.Option(help="Which puzzle of a file that holds several (from 1).", min=1)] = 1,
+    index: Annotated[
+        int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
+    ] = 1,
     input_format: InputOption = AUTO,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
@@ -277,13 +294,21 @@ def compare(
     files: Files,
     engines: Annotated[
         list[EngineName] | None,
-        typer.Option("--engine", "-e", help="An engine to run; repeat for several (default: all installed)."),
+        typer.Option(
+            "--engine", "-e", metavar="ENGINE", help="An engine to run; repeat for several (default: all installed)."
+        ),
     ] = None,
-    time_limit: Annotated[float, typer.Option(help="Seconds per run before giving up.", min=0)] = 120,
-    repeat: Annotated[int, typer.Option(help="Runs per puzzle and engine; the median is shown.", min=1)] = 1,
-    csv: Annotated[Path | None, typer.Option(help="Write the raw runs here as CSV.", dir_okay=False)] = None,
+    time_limit: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds per run before giving up.", min=0)
+    ] = 120,
+    repeat: Annotated[
+        int, typer.Option(metavar="N", help="Runs per puzzle and engine; the median is shown.", min=1)
+    ] = 1,
+    csv: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Write the raw runs here as CSV.", dir_okay=False)
+    ] = None,
     json_file: Annotated[
-        Path | None, typer.Option("--json", help="Write the raw runs here as JSON.", dir_okay=False)
+        Path | None, typer.Option("--json", metavar="FILE", help="Write the raw runs here as JSON.", dir_okay=False)
     ] = None,
     input_format: InputOption = AUTO,
     allow_touch: AllowTouch = False,
@@ -306,13 +331,17 @@ def compare(
 
 @app.command()
 def export(
-    file: Annotated[Path, typer.Argument(help="The puzzle file.")],
+    file: Annotated[Path, typer.Argument(metavar="PUZZLE", help="The puzzle file.")],
     out: Annotated[
         Path,
-        typer.Option(help="Where to write: .lp or .mps (ilp-*), .pb.txt or .pb (cpsat*).", dir_okay=False),
+        typer.Option(
+            metavar="FILE", help="Where to write: .lp or .mps (ilp-*), .pb.txt or .pb (cpsat*).", dir_okay=False
+        ),
     ],
     engine: EngineOption = DEFAULT_ENGINE,
-    index: Annotated[int, typer.Option(help="Which puzzle of a file that holds several (from 1).", min=1)] = 1,
+    index: Annotated[
+        int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
+    ] = 1,
     input_format: InputOption = AUTO,
 ) -> None:
     """Write a puzzle's model for another solver: an LP or MPS file (ilp-*) or a CP-SAT model proto (cpsat*).
@@ -335,23 +364,32 @@ def export(
 
 @app.command()
 def generate(
-    size: Annotated[str, typer.Option(help="Board size WIDTHxHEIGHT, e.g. 7x7 or 12x8.")] = "7x7",
+    size: Annotated[str, typer.Option(metavar="WxH", help="Board size WIDTHxHEIGHT, e.g. 7x7 or 12x8.")] = "7x7",
     colours: Annotated[
-        str | None, typer.Option(help="Colours: K, or a range K-L (default: from the board size; see README).")
+        str | None,
+        typer.Option(
+            metavar="K[-L]",
+            help="Colours: K, or a range K-L (default: 0.8 to 1.2 times the square root of the cell count, "
+            "or up to one colour per 11 cells on big boards).",
+        ),
     ] = None,
-    count: Annotated[int, typer.Option(help="How many puzzles to make.", min=1)] = 1,
-    seed: Annotated[int | None, typer.Option(help="Random seed: the same seed makes the same puzzles.")] = None,
+    count: Annotated[int, typer.Option(metavar="N", help="How many puzzles to make.", min=1)] = 1,
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="Random seed: the same seed makes the same puzzles.")
+    ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Write NAME.txt and NAME.solution.txt here.", file_okay=False)
+        Path | None, typer.Option(metavar="DIR", help="Write NAME.txt and NAME.solution.txt here.", file_okay=False)
     ] = None,
-    prefix: Annotated[str, typer.Option(help="File names are PREFIX_WxH_NN.")] = "gen",
+    prefix: Annotated[str, typer.Option(metavar="NAME", help="File names are PREFIX_WxH_NN.")] = "gen",
     force: Annotated[bool, typer.Option(help="Overwrite files that already exist in --out.")] = False,
     time_limit: Annotated[
-        float, typer.Option(help="Seconds per uniqueness proof before a board is dropped.", min=0)
+        float, typer.Option(metavar="SECONDS", help="Seconds per uniqueness proof before a board is dropped.", min=0)
     ] = 60,
     shape: Annotated[Shape, typer.Option(help="square, or hex (hexagonal cells).")] = Shape.square,
-    holes: Annotated[int, typer.Option(help="Cells taken out of each board at random.", min=0)] = 0,
-    walls: Annotated[int, typer.Option(help="Walls put between cells of each board at random.", min=0)] = 0,
+    holes: Annotated[int, typer.Option(metavar="N", help="Cells taken out of each board at random.", min=0)] = 0,
+    walls: Annotated[
+        int, typer.Option(metavar="N", help="Walls put between cells of each board at random.", min=0)
+    ] = 0,
     svg: SvgDir = None,
     png: PngDir = None,
 ) -> None:

@@ -260,3 +260,27 @@ def test_the_memory_estimate_grows_with_the_board_and_for_per_colour_models_with
     assert 0 < label.model_bytes(small) < label.model_bytes(large)
     per_node = [circuit.model_bytes(p) / len(p.nodes) for p in (small, more_colours)]
     assert per_node[0] < per_node[1]
+
+
+COMMANDS = ["solve", "unique", "count", "verify", "render", "compare", "export", "generate"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_placeholders_are_words_and_point_at_no_file_a_pip_user_lacks(command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    for python_type in ("<bool>", "<int", "<float", "list[", "<str>", "INTEGER", "FLOAT", "<path>"):
+        assert python_type not in result.stdout
+    assert "README" not in result.stdout and "models/" not in result.stdout
+
+
+def test_shell_completion_offers_a_script_and_completes_commands_and_options():
+    script = runner.invoke(app, ["--show-completion", "bash"], prog_name="cpflow")
+    assert script.exit_code == 0 and "complete -o default -F _cpflow_completion cpflow" in script.stdout
+
+    def completions(words: str) -> list[str]:
+        env = {"_CPFLOW_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
+        return runner.invoke(app, [], prog_name="cpflow", env=env).stdout.split()
+
+    assert completions("cpflow so") == ["solve"]
+    assert completions("cpflow solve --eng") == ["--engine"]

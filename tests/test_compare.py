@@ -119,6 +119,9 @@ def test_export_refuses_an_unknown_suffix_and_writes_nothing(tmp_path):
     result = run("export", SOLVABLE[0], "--out", out)
     assert result.exit_code == 2 and "model.xyz" in result.stderr
     assert not out.exists()
+    lp = run("export", SOLVABLE[0], "--out", tmp_path / "model.lp")  # the default engine writes CP-SAT protos
+    assert lp.exit_code == 2 and not (tmp_path / "model.lp").exists()
+    assert lp.stderr.strip().endswith(".lp files come from engine ilp-cbc or ilp-highs")
     assert run("export", SOLVABLE[0], "--out", tmp_path / "m.pb", "--index", "2").exit_code == 2
 
 

@@ -82,10 +82,7 @@ def solve(
 
 
 def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT) -> None:
-    """Write the puzzle's model as a CP-SAT proto: text for `.pb.txt`/`.pbtxt`, binary for `.pb`."""
-    path = Path(path)
-    if not path.name.endswith((".pb.txt", ".pbtxt", ".pb")):
-        raise CpflowError(f"cannot tell the format from {path.name!r}; use .pb.txt (text) or .pb (binary)")
+    """Write the puzzle's model as a CP-SAT proto: text when the name ends in `txt`, else binary."""
     cp, _ = build(puzzle, model)
     if not cp.export_to_file(str(path)):
         raise CpflowError(f"CP-SAT could not write {path}")

@@ -327,19 +327,17 @@ def status_of(prob: pulp.LpProblem, timed: bool) -> Status:
 
 
 def export(puzzle: Puzzle, path: str | Path, mip_solver: str = "cbc") -> None:
-    """Writes the model as an .lp or .mps file, chosen by the suffix (the same for every `mip_solver`).
+    """Writes the model as an .mps file, or else an .lp file (the registry checks the suffix),
+    the same for every `mip_solver`.
 
     The file holds the flow formulation, which is complete on its own: the lazy one would
     lack the loop cuts that only its re-solve loop adds. Variables are named by colour
     index (`x_K_ROW_COL`, `edge_K_ROW_COL_ROW_COL`, `flow_ROW_COL_ROW_COL`), in the
     order of `puzzle.colours`; `read_solution` maps a solver's values back to paths.
     """
-    writers = {".lp": pulp.LpProblem.writeLP, ".mps": pulp.LpProblem.writeMPS}
-    suffix = Path(path).suffix.lower()
-    if suffix not in writers:
-        raise CpflowError(f"cannot export to {str(path)!r}: the suffix must be .lp or .mps")
     prob, _ = build(puzzle, "flow")
-    writers[suffix](prob, str(path))
+    write = pulp.LpProblem.writeMPS if Path(path).suffix.lower() == ".mps" else pulp.LpProblem.writeLP
+    write(prob, str(path))
 
 
 def read_solution(puzzle: Puzzle, values: dict[str, float]) -> Solution:

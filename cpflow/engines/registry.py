@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from cpflow.board.errors import EngineUnavailable, InvalidSolution, ModelTooLarge
+from cpflow.board.errors import CpflowError, EngineUnavailable, InvalidSolution, ModelTooLarge
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.engines.result import SolveResult, Status
@@ -67,6 +67,7 @@ class Engine:
     # 36x36 and 50x50 boards (models/memory.md) and rounded up, for the memory guard.
     bytes_per_node: int = 0
     bytes_per_node_colour: int = 0
+    exports: tuple[str, ...] = ()  # the model file suffixes `export` writes
 
     def backend(self) -> Backend:
         """The engine's module, imported (so that later timings leave the import out)."""
@@ -94,6 +95,8 @@ class Engine:
             )
 
 
+CP_SAT_FILES = (".pb.txt", ".pbtxt", ".pb")  # a CpModelProto, as text or binary
+MIP_FILES = (".lp", ".mps")
 ENGINES = {
     engine.name: engine
     for engine in (
@@ -104,6 +107,7 @@ ENGINES = {
             "OR-Tools CP-SAT, label model",
             {"model": "label"},
             bytes_per_node=64_000,
+            exports=CP_SAT_FILES,
         ),
         Engine(
             "cpsat-circuit",
@@ -112,6 +116,7 @@ ENGINES = {
             "OR-Tools CP-SAT, per-colour circuit model",
             {"model": "circuit"},
             bytes_per_node_colour=32_000,
+            exports=CP_SAT_FILES,
         ),
         Engine(
             "ilp-cbc",
@@ -121,6 +126,7 @@ ENGINES = {
             {"mip_solver": "cbc"},
             rounds=True,
             bytes_per_node_colour=32_000,  # PuLP's model and the CBC process beside it
+            exports=MIP_FILES,
         ),
         Engine(
             "ilp-highs",
@@ -130,6 +136,7 @@ ENGINES = {
             {"mip_solver": "highs"},
             rounds=True,
             bytes_per_node_colour=16_000,
+            exports=MIP_FILES,
         ),
     )
 }
@@ -224,8 +231,14 @@ def _count_by_exclusion(
 
 
 def export(puzzle: Puzzle, path: str | Path, engine: str = DEFAULT) -> None:
-    """Write the puzzle's model, as the named engine builds it, for another solver."""
+    """Write the puzzle's model, as the named engine builds it, for another solver, in the
+    format the suffix names (one of the engine's `exports`, else CpflowError)."""
     entry = entry_of(engine)
+    name = Path(path).name.lower()
+    if not name.endswith(entry.exports):
+        known = [(suffix, other) for other, e in ENGINES.items() for suffix in e.exports if name.endswith(suffix)]
+        instead = f"; {known[0][0]} files come from engine {' or '.join(o for _, o in known)}" if known else ""
+        raise CpflowError(f"engine {engine} writes {', '.join(entry.exports)} files{instead}")
     entry.backend().export(puzzle, path, **entry.options)
 
 
