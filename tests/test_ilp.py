@@ -177,8 +177,11 @@ def test_an_exported_lp_file_has_the_sections_and_readable_names(tmp_path):
 
 
 def test_export_refuses_another_suffix(tmp_path):
-    with pytest.raises(CpflowError, match=r"\.lp or \.mps"):
-        ilp.export(board(TWO_SOLUTIONS), tmp_path / "model.txt")
+    from cpflow.engines import registry
+
+    with pytest.raises(CpflowError, match=r"engine ilp-cbc writes \.lp, \.mps files$"):
+        registry.export(board(TWO_SOLUTIONS), tmp_path / "model.txt", "ilp-cbc")
+    assert not (tmp_path / "model.txt").exists()
 
 
 @mip_solvers
