@@ -10,12 +10,13 @@ import csv
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from cpflow.board.errors import PuzzleFormatError
@@ -25,6 +26,8 @@ from cpflow.engines.result import SolveResult, Status
 from cpflow.workflows.compare import FIELDS, Run, summary
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.unique import Uniqueness
+
+Answer = TypeVar("Answer")
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,8 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     failed, statuses = False, []
-    for entry, result in zip(entries, solve_all([e.puzzle for e in entries], jobs, **options), strict=True):
+    results = solve_all([e.puzzle for e in entries], jobs, **options)
+    for entry, result in zip(entries, with_progress("solving", results, len(entries)), strict=True):
         failed |= result.status is not Status.SOLVED
         name = entry.puzzle.name
         if quiet:
@@ -85,6 +89,24 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
     if len(entries) > 1:
         print(summary_line(statuses), file=sys.stderr)
     return 1 if failed else 0
+
+
+def with_progress(what: str, answers: Iterable[Answer], total: int) -> Iterator[Answer]:
+    """The answers, as they come, under a spinner with the time elapsed (and for a batch a bar
+    and a count) on stderr when it is a terminal; nothing is shown otherwise. What is printed
+    meanwhile goes above it."""
+    console = Console(stderr=True)
+    many = [BarColumn(), MofNCompleteColumn()] if total > 1 else []
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), *many, TimeElapsedColumn()]
+    terminal = console.is_terminal
+    # On one screen with stdout, what is printed goes above the display; a piped stdout is left alone.
+    with Progress(
+        *columns, console=console, transient=True, disable=not terminal, redirect_stdout=sys.stdout.isatty()
+    ) as shown:
+        task = shown.add_task(what, total=total)
+        for answer in answers:
+            yield answer
+            shown.advance(task)
 
 
 def summary_line(statuses: Sequence[tuple[Status, float]]) -> str:
@@ -120,7 +142,8 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
     verdicts = set()
-    for entry, found in zip(entries, uniqueness_all([e.puzzle for e in entries], jobs, **options), strict=True):
+    found_all = uniqueness_all([e.puzzle for e in entries], jobs, **options)
+    for entry, found in zip(entries, with_progress("proving", found_all, len(entries)), strict=True):
         verdicts.add(found.verdict)
         if quiet:
             print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
@@ -148,7 +171,8 @@ def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, j
     from cpflow.workflows.batch import count_all
 
     exact = True
-    for entry, found in zip(entries, count_all([e.puzzle for e in entries], limit, jobs, **options), strict=True):
+    counts = count_all([e.puzzle for e in entries], limit, jobs, **options)
+    for entry, found in zip(entries, with_progress("counting", counts, len(entries)), strict=True):
         exact &= found.exact
         if quiet:
             print(f"{entry.puzzle.name} {found.number} {'exact' if found.exact else 'at-least'} {found.seconds:.3f}")
@@ -188,12 +212,10 @@ def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, j
     runs = []
     with RunFiles(csv_path, json_path) as files:
         try:
-            with Progress(*Progress.get_default_columns(), console=Console(stderr=True), transient=True) as progress:
-                task = progress.add_task("comparing", total=len(entries) * len(names))
-                for run in comparing.compare(entries, names, time_limit, repeat):
-                    runs.append(run)
-                    files.add(run)
-                    progress.advance(task)
+            found = comparing.compare(entries, names, time_limit, repeat)
+            for run in with_progress("comparing", found, len(entries) * len(names)):
+                runs.append(run)
+                files.add(run)
         finally:  # an interrupted comparison still shows the puzzles it finished
             wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
             Console(highlight=False, width=wide).print(compare_table(runs, names))
@@ -231,20 +253,16 @@ def show_generated(
         )
         return 2
     made = generate_many(plain(width, height, shape), wanted, count, seed, time_limit, holes, walls)
-    with Progress(*Progress.get_default_columns(), console=Console(stderr=True), disable=not out) as progress:
-        task = progress.add_task(f"{width}x{height}", total=count)
-        for stem in stems:
-            one = next(made)
-            entry = Entry(stem, 1, one.puzzle)
-            looks.draw(entry)
-            looks.draw(entry, [one.solution], suffix=".solution")
-            if out:
-                out.mkdir(parents=True, exist_ok=True)
-                save(one, out, stem)
-            else:
-                print(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
-                print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
-            progress.advance(task)
+    for stem, one in zip(stems, with_progress(f"making {width}x{height}", made, count), strict=True):
+        entry = Entry(stem, 1, one.puzzle)
+        looks.draw(entry)
+        looks.draw(entry, [one.solution], suffix=".solution")
+        if out:
+            out.mkdir(parents=True, exist_ok=True)
+            save(one, out, stem)
+        else:
+            print(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
+            print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
     print(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}", file=sys.stderr)
     return 0
 

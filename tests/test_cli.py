@@ -239,6 +239,40 @@ def test_a_batch_ends_with_a_summary_line_on_stderr():
     assert "puzzles:" not in run("solve", "--quiet", SOLVABLE[0]).stderr
 
 
+def on_a_terminal(*args) -> tuple[int, str, str]:
+    """`cpflow ARGS` with stderr on a pseudo-terminal and stdout on a pipe: exit code, stdout, stderr."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    screen, terminal = pty.openpty()
+    command = [sys.executable, "-m", "cpflow", *map(str, args)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=terminal)
+    os.close(terminal)
+    shown = b""
+    while process.poll() is None or select.select([screen], [], [], 0)[0]:
+        if select.select([screen], [], [], 0.05)[0]:
+            try:
+                shown += os.read(screen, 65536)
+            except OSError:  # the other end is closed
+                break
+    os.close(screen)
+    return process.wait(), process.stdout.read().decode(), shown.decode(errors="replace")
+
+
+@pytest.mark.parametrize("command", ["solve", "unique", "count"])
+def test_progress_shows_on_a_terminal_on_stderr_and_leaves_stdout_alone(command):
+    paths = [SOLVABLE[0], SOLVABLE[1]]
+    code, out, shown = on_a_terminal(command, "--quiet", *paths)
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == [str(p) for p in paths]
+    assert "2/2" in shown and "0:00:" in shown  # the count of puzzles done, and the time elapsed
+    piped = run(command, "--quiet", *paths)
+    assert "2/2" not in piped.stderr and "0:00:" not in piped.stderr
+
+
 def test_a_board_whose_model_would_not_fit_in_free_memory_is_refused_before_building(monkeypatch):
     from cpflow.engines import registry
 
