@@ -256,3 +256,21 @@ def test_an_unknown_mip_solver_is_refused():
 def test_an_unknown_connectivity_is_refused():
     with pytest.raises(CpflowError, match="unknown connectivity 'nope'"):
         ilp.solve(board(TWO_SOLUTIONS), connectivity="nope")
+
+
+@mip_solvers
+def test_two_loops_with_the_same_first_node_and_length_get_cuts_of_their_own(mip_solver):
+    # Found by bench/fuzz.py: loop cuts were named by first node and length, and two such
+    # loops in one answer stopped PuLP with "overlapping constraint names".
+    from dataclasses import replace
+
+    from cpflow.board.formats import parse
+    from cpflow.board.grid import Rules
+    from cpflow.engines import registry
+
+    (puzzle,) = parse("board 3x4\n..R\n...\n...\n..R\nwarps 0,0|3,0 0,1|3,1\n", "warps.txt")
+    puzzle = replace(puzzle, rules=Rules(touch=True))
+    expected, exact = registry.count(puzzle, 100, "cpsat")
+    found, status = registry.count(puzzle, 100, f"ilp-{mip_solver}")
+    assert exact is Status.SOLVED and status is Status.SOLVED
+    assert {frozenset(s.paths.items()) for s in found} == {frozenset(s.paths.items()) for s in expected}

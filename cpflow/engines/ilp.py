@@ -192,15 +192,16 @@ def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:
             prob += pulp.lpSum(terms) == (1 if node in ends else pulp.lpSum(covered)), f"feed_{tag(node)}"
 
 
-def add_loop_cuts(prob: pulp.LpProblem, v: IlpVars, loops: list[frozenset[Node]]) -> None:
+def add_loop_cuts(prob: pulp.LpProblem, v: IlpVars, loops: list[frozenset[Node]], first: int = 0) -> None:
     """The nodes of a loop found in an answer are never again joined into a loop.
 
     Paths form a forest, so any set S of nodes has at most |S| - 1 joined edges inside
-    it, whatever their colours; a loop on S has |S|.
+    it, whatever their colours; a loop on S has |S|. Cuts are numbered from `first`:
+    two loops may share their first node and length, never their number.
     """
-    for loop in loops:
+    for n, loop in enumerate(loops, first):
         inside = [e for a in loop for b in v.puzzle.neighbours[a] if b in loop and a < b for _, e in v.joined(a, b)]
-        prob += pulp.lpSum(inside) <= len(loop) - 1, f"loop_{tag(min(loop))}_{len(loop)}"  # a cut loop never returns
+        prob += pulp.lpSum(inside) <= len(loop) - 1, f"loop_{n}"  # a cut loop never returns
 
 
 def add_exclusions(prob: pulp.LpProblem, v: IlpVars, exclude: Sequence[Solution]) -> None:
@@ -309,7 +310,7 @@ def _solve_rounds(
         loops = v.loops(_value) if status is Status.SOLVED else []
         if not loops:
             return status
-        add_loop_cuts(prob, v, loops)
+        add_loop_cuts(prob, v, loops, first=stats["cuts"])
         stats["cuts"] += len(loops)
 
 
