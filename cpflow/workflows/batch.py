@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from typing import TypeVar
 
@@ -26,7 +27,8 @@ def each(work: Callable[[Puzzle], Answer], puzzles: Sequence[Puzzle], jobs: int 
     if jobs <= 1 or len(puzzles) <= 1:
         yield from map(work, puzzles)
         return
-    pool = multiprocessing.Pool(min(jobs, len(puzzles)), initializer=_leave_interrupts_to_the_parent)
+    with _interrupts_held():
+        pool = multiprocessing.Pool(min(jobs, len(puzzles)), initializer=_leave_interrupts_to_the_parent)
     try:
         yield from pool.imap(work, puzzles)
         pool.close()
@@ -50,8 +52,23 @@ def count_all(puzzles: Sequence[Puzzle], limit: int, jobs: int = 1, **options) -
     return each(partial(_count, limit=limit, options=options), puzzles, jobs)
 
 
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT waits (where POSIX allows) while processes start, so none takes it before it ignores it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _leave_interrupts_to_the_parent() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 # Module-level, so that a pool can pickle them.
