@@ -13,7 +13,6 @@ Every problem is raised as a PuzzleFormatError located at `source:line:col`.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -25,6 +24,10 @@ FORMATS = ("auto", *grids.GRID_FORMATS, "level", "board", "json")
 MAX_BYTES = 4 * 1024 * 1024
 MAX_CELLS = grids.MAX_CELLS
 SEARCH_BUDGET = 100_000  # steps spent tracing one colour's path through a text grid
+# C0 and C1 controls but tab, LF and CR; and the line breaks that str.splitlines honours besides
+# those, which would put the lines the readers count out of step with the lines an editor shows.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+BREAKS = {"\x85": "line break", "\u2028": "line separator", "\u2029": "paragraph separator"}
 
 
 def load(path: str | Path, fmt: str = "auto") -> list[Puzzle]:
@@ -44,12 +47,13 @@ def read_text(path: Path) -> str:
         raise PuzzleFormatError.whole(source, "no such file")
     if path.is_dir():
         raise PuzzleFormatError.whole(source, "is a directory, not a puzzle file")
-    if path.stat().st_size > MAX_BYTES:
-        raise PuzzleFormatError.whole(source, f"file is larger than the limit of {MAX_BYTES} bytes")
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read(MAX_BYTES + 1)  # not read_bytes: a device like /dev/zero never ends
     except OSError as error:
         raise PuzzleFormatError.whole(source, f"cannot read: {error.strerror}") from None
+    if len(data) > MAX_BYTES:
+        raise PuzzleFormatError.whole(source, f"file is larger than the limit of {MAX_BYTES} bytes")
     return decode(data, source)
 
 
@@ -60,10 +64,11 @@ def decode(data: bytes, source: str) -> str:
     except UnicodeDecodeError as error:
         line, col = _position(data[: error.start].decode("utf-8", "replace"))
         raise PuzzleFormatError(source, line, col, "not a text file (undecodable byte)") from None
-    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text)
+    bad = CONTROL.search(text)
     if bad:
         line, col = _position(text[: bad.start()])
-        raise PuzzleFormatError(source, line, col, f"not a text file (control character {bad.group()!r})")
+        what = BREAKS.get(bad.group(), "control character")
+        raise PuzzleFormatError(source, line, col, f"not a text file ({what} {bad.group()!r})")
     return text
 
 
@@ -159,12 +164,12 @@ def parse_solution(puzzle: Puzzle, text: str, source: str = "<text>") -> Solutio
 def _json_solution(puzzle: Puzzle, text: str, source: str) -> Solution:
     """Paths from a JSON graph, or from a JSON record of `cpflow solve` (the first, in JSON lines)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
+        data = graphjson.read_json(text, source)
+    except PuzzleFormatError as error:
         try:
-            data = json.loads(text.lstrip().splitlines()[0])
-        except json.JSONDecodeError:
-            raise PuzzleFormatError(source, error.lineno, error.colno, f"not JSON: {error.msg}") from None
+            data = graphjson.read_json(text.lstrip().splitlines()[0], source)
+        except PuzzleFormatError:
+            raise error from None
     if isinstance(data, dict) and "nodes" in data:
         solution = graphjson.parse_graph(text, source)[1]
         if solution is None:
@@ -173,10 +178,14 @@ def _json_solution(puzzle: Puzzle, text: str, source: str) -> Solution:
     paths = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(paths, dict) or not paths:
         raise PuzzleFormatError.whole(source, "no paths in this JSON record")
-    try:
-        return Solution({str(c): nodes_along(puzzle, [tuple(cell) for cell in p]) for c, p in paths.items()})
-    except (TypeError, ValueError):
-        raise PuzzleFormatError.whole(source, "paths must be lists of cells [row, col]") from None
+    if not all(isinstance(p, list) and all(_is_cell(cell) for cell in p) for p in paths.values()):
+        raise PuzzleFormatError.whole(source, "paths must be lists of cells [row, col]")
+    return Solution({str(c): nodes_along(puzzle, [tuple(cell) for cell in p]) for c, p in paths.items()})
+
+
+def _is_cell(item) -> bool:
+    """Whether a JSON value is a cell [row, col] (whole numbers, not true or false)."""
+    return isinstance(item, list) and len(item) == 2 and all(type(x) is int for x in item)
 
 
 def _same_size(puzzle: Puzzle, width: int, height: int, source: str, what: str = "solution") -> None:

@@ -8,9 +8,12 @@
  "paths": {"R": [[0, 0], [0, 1], ...]}}
 ```
 A node is `[row, col]`, or `[row, col, lane]` for a bridge's lane (0 across, 1 down);
-row and column place it in the drawing (`shape` says how cells touch there). `edges`
-are the passages, each once; `paths` is optional (a solution). Any graph is allowed:
-the board need not be one the game could draw.
+row and column place it in the drawing (`shape` says how cells touch there), inside
+`width` x `height` when those are given. A cell is one node or a bridge's two lanes.
+`edges` are the passages, each once, never from a node to itself; `endpoints` gives
+each colour (one word of printable characters) two cells no other colour ends on;
+`paths` is optional (a solution). Any graph is allowed: the board need not be one the
+game could draw.
 """
 
 from __future__ import annotations
@@ -18,40 +21,33 @@ from __future__ import annotations
 import json
 
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.grid import SHAPES, Node, Puzzle, Solution
+from cpflow.board.grid import SHAPES, Colour, Node, Puzzle, Solution, check_endpoints
+from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 
 
 def parse_graph(text: str, source: str) -> tuple[Puzzle, Solution | None]:
     """The puzzle of a JSON graph (and its `paths` as a solution, if given)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PuzzleFormatError(source, error.lineno, error.colno, f"not JSON: {error.msg}") from None
+    data = read_json(text, source)
     where = _Where(source, text)
     if not isinstance(data, dict):
         raise where.error("", "a JSON graph is an object with nodes, edges and endpoints")
     shape = data.get("shape", "square")
-    if shape not in SHAPES:
-        raise where.error("shape", f"unknown shape {shape!r}; choose from {', '.join(SHAPES)}")
+    if not isinstance(shape, str) or shape not in SHAPES:
+        raise where.error("shape", f"unknown shape {_short(shape)}; choose from {', '.join(SHAPES)}")
     nodes = [where.node(item, "nodes") for item in _list(data, "nodes", where)]
     known = set(nodes)
+    _check_lanes(known, where)
     links: dict[Node, set[Node]] = {node: set() for node in nodes}
     for item in _list(data, "edges", where):
         if not isinstance(item, list) or len(item) != 2:
-            raise where.error("edges", f"an edge is a pair of nodes, not {json.dumps(item)}")
+            raise where.error("edges", f"an edge is a pair of nodes, not {_short(item)}")
         a, b = (where.node(x, "edges", known) for x in item)
+        if a == b:
+            raise where.error("edges", f"an edge from {list(a)} to itself")
         links[a].add(b)
         links[b].add(a)
-    endpoints = {}
-    for colour, pair in _dict(data, "endpoints", where).items():
-        ends = tuple(where.node(x, "endpoints", known) for x in (pair if isinstance(pair, list) else [pair]))
-        if len(ends) != 2 or any(len(end) != 2 for end in ends):
-            raise where.error("endpoints", f"colour {colour!r} needs two endpoints, each a cell [row, col]")
-        endpoints[str(colour)] = ends
-    if not endpoints:
-        raise where.error("endpoints", "no colours: the board has no endpoints")
-    width = data.get("width", 1 + max(node[1] for node in nodes))
-    height = data.get("height", 1 + max(node[0] for node in nodes))
+    endpoints = _endpoints(data, known, where)
+    width, height = _size(data, nodes, where)
     neighbours = {node: tuple(sorted(links[node])) for node in sorted(nodes)}
     puzzle = Puzzle(width, height, endpoints, neighbours, shape, source)
     paths = data.get("paths")
@@ -62,6 +58,62 @@ def parse_graph(text: str, source: str) -> tuple[Puzzle, Solution | None]:
     lists = {str(colour): path if isinstance(path, list) else [] for colour, path in paths.items()}
     solution = {colour: tuple(where.node(x, "paths") for x in path) for colour, path in lists.items()}
     return puzzle, Solution(solution)
+
+
+def read_json(text: str, source: str):
+    """The JSON value of a text; PuzzleFormatError where it is not JSON, or JSON Python cannot read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleFormatError(source, error.lineno, error.colno, f"not JSON: {error.msg}") from None
+    except ValueError:  # an integer of over 4300 digits, which Python refuses to read
+        raise PuzzleFormatError.whole(source, "not JSON cpflow can read: a number is too long") from None
+    except RecursionError:
+        raise PuzzleFormatError.whole(source, "not JSON cpflow can read: arrays or objects nested too deep") from None
+
+
+def _check_lanes(known: set[Node], where: _Where) -> None:
+    """A cell is one node, or a bridge's two lanes: never a cell and a lane, never one lane alone."""
+    for r, c, lane in sorted(node for node in known if len(node) == 3):
+        if (r, c) in known:
+            raise where.error("nodes", f"[{r}, {c}] is a node and a bridge lane at once")
+        if (r, c, 1 - lane) not in known:
+            raise where.error("nodes", f"bridge [{r}, {c}] has one lane; a bridge is two nodes, lanes 0 and 1")
+
+
+def _endpoints(data: dict, known: set[Node], where: _Where) -> dict[Colour, tuple[Node, Node]]:
+    """Each colour's two endpoints: a colour is one word of printable characters, its ends two cells."""
+    endpoints = {}
+    for colour, pair in _dict(data, "endpoints", where).items():
+        if not colour or not colour.isprintable() or any(ch.isspace() for ch in colour):
+            raise where.error("endpoints", f"colour {colour!r} is not one word of printable characters")
+        ends = tuple(where.node(x, "endpoints", known) for x in (pair if isinstance(pair, list) else [pair]))
+        if len(ends) != 2 or any(len(end) != 2 for end in ends):
+            raise where.error("endpoints", f"colour {colour!r} needs two endpoints, each a cell [row, col]")
+        endpoints[colour] = ends
+    if not endpoints:
+        raise where.error("endpoints", "no colours: the board has no endpoints")
+    try:
+        check_endpoints(endpoints)
+    except ValueError as error:
+        raise where.error("endpoints", str(error)) from None
+    return endpoints
+
+
+def _size(data: dict, nodes: list[Node], where: _Where) -> tuple[int, int]:
+    """The array's width and height, as given or just big enough for the nodes: within the limits, nodes inside."""
+    size = {"width": 1 + max(node[1] for node in nodes), "height": 1 + max(node[0] for node in nodes)}
+    for key in size:
+        size[key] = data.get(key, size[key])
+        if type(size[key]) is not int or not 1 <= size[key] <= MAX_SIDE:
+            raise where.error(key, f"{key} must be a whole number from 1 to {MAX_SIDE}, not {_short(size[key])}")
+    width, height = size["width"], size["height"]
+    if width * height > MAX_CELLS:
+        raise where.error("nodes", f"board of {width}x{height} is over the size limit ({MAX_CELLS} cells)")
+    outside = next((node for node in nodes if node[0] >= height or node[1] >= width), None)
+    if outside:
+        raise where.error("nodes", f"node {list(outside)} is outside the {width}x{height} board")
+    return width, height
 
 
 def write_graph(puzzle: Puzzle, solution: Solution | None = None) -> str:
@@ -106,10 +158,20 @@ class _Where:
         return PuzzleFormatError(self.source, line, col, message)
 
     def node(self, item, key: str, known: set[Node] | None = None) -> Node:
-        ok = isinstance(item, list) and len(item) in (2, 3) and all(isinstance(x, int) and x >= 0 for x in item)
-        if not ok or (len(item) == 3 and item[2] not in (0, 1)):
-            raise self.error(key, f"{json.dumps(item)} is not a node [row, col] or [row, col, lane]")
+        """A node as written: whole numbers (not true or false), row and column below MAX_SIDE, lane 0 or 1."""
+        ok = isinstance(item, list) and len(item) in (2, 3) and all(type(x) is int and x >= 0 for x in item)
+        if not ok or max(item[:2]) >= MAX_SIDE or (len(item) == 3 and item[2] not in (0, 1)):
+            raise self.error(key, f"{_short(item)} is not a node [row, col] or [row, col, lane]")
         node = tuple(item)
         if known is not None and node not in known:
-            raise self.error(key, f"{json.dumps(item)} is not one of the nodes")
+            raise self.error(key, f"{_short(item)} is not one of the nodes")
         return node
+
+
+def _short(value) -> str:
+    """A JSON value for a message: the start of it, when it is long."""
+    try:
+        text = json.dumps(value)
+    except RecursionError:  # read at the edge of the limit, written from further down the stack
+        return "a value nested too deep"
+    return text if len(text) <= 60 else text[:57] + "..."

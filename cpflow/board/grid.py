@@ -81,7 +81,8 @@ class Puzzle:
         """A width x height array of the shape, less its holes and walls, plus warps; bridges become lanes.
 
         Raises ValueError naming the first cell that makes no sense (off the array, a
-        hole or bridge used as an endpoint, a wall between cells that do not touch...).
+        hole or bridge used as an endpoint, a cell that is two endpoints, a wall between
+        cells that do not touch...).
         """
         if shape not in SHAPES:
             raise ValueError(f"unknown shape {shape!r}; choose from {', '.join(SHAPES)}")
@@ -114,6 +115,7 @@ class Puzzle:
             _check_cells(cells, set(pair), f"is an endpoint of {colour!r} but a hole")
             if set(pair) & bridges:
                 raise ValueError(f"colour {colour!r} has an endpoint on a bridge")
+        check_endpoints(ends)
         neighbours = {node: tuple(sorted(links[node])) for node in sorted(links)}
         return cls(width, height, ends, neighbours, shape, name)
 
@@ -190,6 +192,20 @@ class Solution:
     def colour_of(self) -> dict[Node, Colour]:
         """The colour of each covered node (a node in two paths keeps the later one)."""
         return {node: colour for colour, path in self.paths.items() for node in path}
+
+
+def check_endpoints(endpoints: Mapping[Colour, tuple[Node, Node]]) -> None:
+    """Each colour has two endpoints on two nodes, and no node is an endpoint twice; else ValueError."""
+    owner: dict[Node, Colour] = {}
+    for colour, pair in endpoints.items():
+        if len(pair) != 2:
+            raise ValueError(f"colour {colour!r} needs two endpoints, has {len(pair)}")
+        if pair[0] == pair[1]:
+            raise ValueError(f"colour {colour!r} has both endpoints on {describe(pair[0])}")
+        for node in pair:
+            if node in owner:
+                raise ValueError(f"{describe(node)} is an endpoint of both {owner[node]!r} and {colour!r}")
+            owner[node] = colour
 
 
 def cell_of(node: Node) -> Cell:

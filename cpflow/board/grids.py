@@ -98,7 +98,7 @@ def _header_grids(lines: list[str], source: str) -> list[Grid]:
         header = HEADER.match(lines[n])
         if not header:
             raise PuzzleFormatError(source, n + 1, 1, "expected a header line 'WIDTH HEIGHT'")
-        width, height = int(header[1]), int(header[2])
+        width, height = (number(header[i], source, n + 1, header.start(i) + 1) for i in (1, 2))
         _check_size(source, width, height, n + 1)
         rows = lines[n + 1 : n + 1 + height]
         if len(rows) < height or not all(row.strip() for row in rows):
@@ -138,6 +138,14 @@ def _token_row(row: str, width: int, source: str, n: int) -> list[Token]:
     return [Token(None if text in EMPTY["tokens"] else text, n, col) for text, col in tokens]
 
 
+def number(digits: str, source: str, line: int, col: int) -> int:
+    """A size or cell number as written (digits, as the readers' patterns match them). One of ten
+    digits or more is past every limit; Python would not even read one of over 4300."""
+    if len(digits) > 9:
+        raise PuzzleFormatError(source, line, col, f"number {digits[:9]}... is too large ({len(digits)} digits)")
+    return int(digits)
+
+
 def _check_width(source: str, grid: Grid, n: int) -> None:
     first, last = grid[0], grid[-1]
     if len(last) != len(first):
@@ -164,6 +172,8 @@ def puzzle_from_grid(grid: Grid, source: str, name: str = "") -> Puzzle:
     for r, row in enumerate(grid):
         for c, token in enumerate(row):
             if token.text is not None:
+                if not token.text.isprintable():
+                    raise PuzzleFormatError(source, token.line, token.col, f"colour {token.text!r} is not printable")
                 seen.setdefault(token.text, []).append(token)
                 cells.setdefault(token.text, []).append((r, c))
                 if len(seen[token.text]) == 3:

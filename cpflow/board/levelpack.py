@@ -19,9 +19,11 @@ from dataclasses import dataclass
 
 from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.grid import Cell, Puzzle, Solution, lattice, nodes_along
+from cpflow.board.grids import number
 
 COLOURS = "RGBYOCMmPWAgTbcp"  # the game's first 16: red, green, blue, yellow, orange, cyan, magenta, maroon, ...
 SIZE = re.compile(r"(?P<kind>[XW]_)?(?P<width>\d+)(?::(?P<height>\d+))?(?:\+[A-Z:]*)?")
+CELL = re.compile(r"[0-9]{1,9}")  # a cell number; ten digits are past every board
 LINE = re.compile(r"(?:[XW]_)?\d+(?::\d+)?(?:\+[A-Z:]*)?,\d*,\d*,\d+[,;]")  # how a level line starts
 
 
@@ -53,8 +55,8 @@ def parse_level(line: str, source: str, n: int = 1, name: str = "") -> Level:
     size = SIZE.fullmatch(header[0])
     if len(header) < 4 or not size:
         raise where.error(0, "expected a level header 'SIZE,GROUP,LEVEL,COLOURS,...' (e.g. 5,0,1,4)")
-    width = int(size["width"])
-    height = int(size["height"] or width)
+    width = number(size["width"], source, n, 1)
+    height = number(size["height"], source, n, 1) if size["height"] else width
     if width * height < 1 or width * height > 65_536:
         raise where.error(0, f"board of {width}x{height} is not a size a level can have")
     shape = "hex" if size["kind"] == "X_" else "square"
@@ -118,6 +120,9 @@ class _Where:
         return PuzzleFormatError(self.source, self.n, col + 1, message)
 
     def cell(self, text: str, width: int, height: int, field: int) -> Cell:
-        if not text.strip().isdigit() or int(text) >= width * height:
-            raise self.error(field, f"{text!r} is not a cell number of a {width}x{height} board")
-        return divmod(int(text), width)
+        """The cell a number names (ASCII digits: `isdigit` passes '²', which `int` refuses)."""
+        digits = text.strip()
+        if not CELL.fullmatch(digits) or int(digits) >= width * height:
+            shown = text if len(text) <= 20 else text[:17] + "..."
+            raise self.error(field, f"{shown!r} is not a cell number of a {width}x{height} board")
+        return divmod(int(digits), width)

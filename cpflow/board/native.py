@@ -2,8 +2,8 @@
 
 ```
 board 6x4            the size WxH, then `hex` for a hexagonal board
-R..#.B               W characters a row: `.` empty, `#` a hole, `+` a bridge,
-..+..#               any other character a colour's endpoint (twice each)
+R..#.B               W characters a row: `.` empty, `#` a hole, `+` a bridge, any
+..+..#               other printable character a colour's endpoint (twice each)
 R....B
 #.G.G.
 walls 0,1|1,1 2,3|2,4      optional: cells `row,col` with no passage between them
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.grid import Cell, Puzzle, Solution, cell_of, lattice
+from cpflow.board.grids import number
 
 HEADER = re.compile(r"\s*board\s+(\d+)\s*[xX]\s*(\d+)(?:\s+(square|hex))?\s*$")
 PAIRS = re.compile(r"\s*(walls|warps)\b(.*)$")
@@ -70,32 +71,42 @@ def _board(lines: list[str], n: int, source: str) -> Written:
     header = HEADER.match(lines[n])
     if not header:
         raise PuzzleFormatError(source, n + 1, 1, "expected 'board WxH' (and 'hex' for a hexagonal board)")
-    width, height, shape, first = int(header[1]), int(header[2]), header[3] or "square", n + 1
+    width, height = (number(header[i], source, n + 1, header.start(i) + 1) for i in (1, 2))
+    shape, first = header[3] or "square", n + 1
     if not 1 <= width * height <= 65_536:
         raise PuzzleFormatError(source, n + 1, 1, f"board of {width}x{height} is not a size a board can have")
-    marks: dict[Cell, str] = {}
-    for r in range(height):
-        row_n = n + 2 + r
-        row = lines[row_n - 1].strip() if row_n - 1 < len(lines) else ""
-        if len(row) != width or " " in row:
-            raise PuzzleFormatError(source, row_n, 1, f"row {r} should be {width} cells with no spaces")
-        marks.update({(r, c): ch for c, ch in enumerate(row)})
+    marks = _marks(lines, n + 1, width, height, source)
     n += 1 + height
     pairs: dict[str, list[tuple[Cell, Cell]]] = {"walls": [], "warps": []}
     while n < len(lines) and PAIRS.match(lines[n]):
         kind, rest = PAIRS.match(lines[n]).groups()
         for item in rest.split():
-            pair = PAIR.fullmatch(item)
+            pair, col = PAIR.fullmatch(item), lines[n].index(item) + 1
             if not pair:
-                col = lines[n].index(item) + 1
                 raise PuzzleFormatError(source, n + 1, col, f"{item!r} is not a pair of cells 'row,col|row,col'")
-            a, b = (int(pair[1]), int(pair[2])), (int(pair[3]), int(pair[4]))
+            row_a, col_a, row_b, col_b = (number(digits, source, n + 1, col) for digits in pair.groups())
+            a, b = (row_a, col_a), (row_b, col_b)
             problem = _pair_problem(kind, a, b, width, height, shape)
             if problem:
-                raise PuzzleFormatError(source, n + 1, lines[n].index(item) + 1, problem)
+                raise PuzzleFormatError(source, n + 1, col, problem)
             pairs[kind].append((a, b))
         n += 1
     return Written(width, height, shape, marks, pairs, first, n)
+
+
+def _marks(lines: list[str], start: int, width: int, height: int, source: str) -> dict[Cell, str]:
+    """The mark in each cell of the `height` rows from line index `start`: W printable characters a row."""
+    marks: dict[Cell, str] = {}
+    for r in range(height):
+        written = lines[start + r] if start + r < len(lines) else ""
+        row, indent = written.strip(), len(written) - len(written.lstrip())
+        if len(row) != width or re.search(r"\s", row):
+            raise PuzzleFormatError(source, start + r + 1, 1, f"row {r} should be {width} cells with no spaces")
+        odd = next((c for c, ch in enumerate(row) if not ch.isprintable()), None)
+        if odd is not None:
+            raise PuzzleFormatError(source, start + r + 1, indent + odd + 1, f"cell {row[odd]!r} is not printable")
+        marks.update({(r, c): ch for c, ch in enumerate(row)})
+    return marks
 
 
 def _pair_problem(kind: str, a: Cell, b: Cell, width: int, height: int, shape: str) -> str | None:
