@@ -19,13 +19,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from cpflow import records
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.formats import picture, rows
-from cpflow.board.grid import Puzzle, Solution, cell_of
+from cpflow.board.formats import picture
+from cpflow.board.grid import Puzzle, Solution
 from cpflow.engines.result import SolveResult, Status
 from cpflow.workflows.compare import FIELDS, Run, summary
 from cpflow.workflows.inputs import Entry
-from cpflow.workflows.unique import Uniqueness
 
 Answer = TypeVar("Answer")
 
@@ -75,7 +75,7 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
         if quiet:
             print(f"{name} {result.status.value} {result.seconds:.3f}")
         elif shown == "json":
-            print(json.dumps(as_json(entry.source, entry.index, entry.puzzle, result)))
+            print(json.dumps(records.solved(entry.source, entry.index, entry.puzzle, result)))
         elif shown == "header":
             print(as_stream(entry.puzzle, result))
         else:
@@ -148,7 +148,7 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int
         if quiet:
             print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
         elif shown == "json":
-            print(json.dumps(uniqueness_json(entry.source, entry.index, entry.puzzle, found)))
+            print(json.dumps(records.uniqueness(entry.source, entry.index, entry.puzzle, found)))
         else:
             print(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
             differ = found.differences()
@@ -177,8 +177,7 @@ def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, j
         if quiet:
             print(f"{entry.puzzle.name} {found.number} {'exact' if found.exact else 'at-least'} {found.seconds:.3f}")
         elif shown == "json":
-            record = {"file": entry.source, "index": entry.index, "count": found.number, "exact": found.exact}
-            print(json.dumps({**record, "seconds": round(found.seconds, 6)}))
+            print(json.dumps(records.counted(entry.source, entry.index, found)))
         else:
             how = "exactly" if found.exact else "at least"
             print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
@@ -265,39 +264,6 @@ def show_generated(
             print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
     print(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}", file=sys.stderr)
     return 0
-
-
-def uniqueness_json(source: str, index: int, puzzle: Puzzle, found: Uniqueness) -> dict:
-    """The JSON record of a uniqueness check: verdict, time, every solution found, where they differ."""
-    return {
-        **_record(source, index, puzzle),
-        "verdict": found.verdict.value,
-        "seconds": round(found.seconds, 6),
-        "solutions": [_solution_json(puzzle, solution) for solution in found.solutions],
-        "differences": [list(cell) for cell in found.differences()],
-    }
-
-
-def _record(source: str, index: int, puzzle: Puzzle) -> dict:
-    """What every JSON record starts with: where the puzzle is from, and its size."""
-    return {"file": source, "index": index, "width": puzzle.width, "height": puzzle.height}
-
-
-def _solution_json(puzzle: Puzzle, solution: Solution) -> dict:
-    return {
-        "paths": {colour: [list(cell_of(node)) for node in path] for colour, path in solution.paths.items()},
-        "grid": rows(puzzle, solution),
-    }
-
-
-def as_json(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
-    """The JSON record of one solve: where from, size, status, time, paths and grid."""
-    return {
-        **_record(source, index, puzzle),
-        "status": result.status.value,
-        "seconds": round(result.seconds, 6),
-        **(_solution_json(puzzle, result.solution) if result.solution else {"paths": {}, "grid": rows(puzzle)}),
-    }
 
 
 def as_stream(puzzle: Puzzle, result: SolveResult) -> str:

@@ -1,0 +1,51 @@
+"""The JSON records of answers, the same for every face: `cpflow ... --format json` and the web API.
+
+Cells are `[row, column]` lists; a bridge cell stands in both paths that cross it.
+"""
+
+from __future__ import annotations
+
+from cpflow.board.formats import rows
+from cpflow.board.grid import Puzzle, Solution, cell_of
+from cpflow.engines.result import SolveResult
+from cpflow.workflows.unique import Count, Uniqueness
+
+
+def solved(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
+    """One solve: where from, size, status, time, paths and grid."""
+    return {
+        **_where(source, index, puzzle),
+        "status": result.status.value,
+        "seconds": round(result.seconds, 6),
+        **(solution(puzzle, result.solution) if result.solution else {"paths": {}, "grid": rows(puzzle)}),
+    }
+
+
+def uniqueness(source: str, index: int, puzzle: Puzzle, found: Uniqueness) -> dict:
+    """A uniqueness check: verdict, time, every solution found, where they differ."""
+    return {
+        **_where(source, index, puzzle),
+        "verdict": found.verdict.value,
+        "seconds": round(found.seconds, 6),
+        "solutions": [solution(puzzle, one) for one in found.solutions],
+        "differences": [list(cell) for cell in found.differences()],
+    }
+
+
+def counted(source: str, index: int, found: Count) -> dict:
+    """A count: how many solutions, whether that is all of them, and the time taken."""
+    seconds = round(found.seconds, 6)
+    return {"file": source, "index": index, "count": found.number, "exact": found.exact, "seconds": seconds}
+
+
+def solution(puzzle: Puzzle, found: Solution) -> dict:
+    """A solution's paths, cell by cell, and the board's rows coloured by it."""
+    return {
+        "paths": {colour: [list(cell_of(node)) for node in path] for colour, path in found.paths.items()},
+        "grid": rows(puzzle, found),
+    }
+
+
+def _where(source: str, index: int, puzzle: Puzzle) -> dict:
+    """What every record starts with: where the puzzle is from, and its size."""
+    return {"file": source, "index": index, "width": puzzle.width, "height": puzzle.height}
