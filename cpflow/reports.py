@@ -79,7 +79,8 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
         elif shown == "header":
             print(as_stream(entry.puzzle, result))
         else:
-            print(f"{name}: {result.status.value} in {result.seconds:.3f} s")
+            remark = "" if shown == "terminal" else "# "  # text reads back as a solution: see grids
+            print(f"{remark}{name}: {result.status.value} in {result.seconds:.3f} s")
             if result.solution and shown == "terminal":
                 console.print(_terminal(console, entry.puzzle, result.solution), end="")
             elif result.solution:

@@ -26,7 +26,7 @@ def test_solve_prints_the_solved_grid_as_text_when_not_a_terminal():
     result = run("solve", path)
     assert result.exit_code == 0, result.output
     first, *grid = result.stdout.splitlines()
-    assert first.startswith(f"{path}: solved in ")
+    assert first.startswith(f"# {path}: solved in ")  # a remark, so the output reads back
     (puzzle,) = load(path)
     assert violations(puzzle, parse_solution(puzzle, "\n".join(grid))) == []
 
@@ -318,3 +318,29 @@ def test_shell_completion_offers_a_script_and_completes_commands_and_options():
 
     assert completions("cpflow so") == ["solve"]
     assert completions("cpflow solve --eng") == ["--engine"]
+
+
+ROUND_TRIPS = [  # the header stream holds plain rectangular grids only
+    *[(shown, "starter_5x5.txt") for shown in ("text", "json", "header")],
+    *[(shown, name) for shown in ("text", "json") for name in ("holes_8x8_01.txt", "hex_7x7_01.txt")],
+]
+
+
+@pytest.mark.parametrize(("shown", "name"), ROUND_TRIPS)
+def test_every_output_format_reads_back_as_a_solution_and_as_a_hint(tmp_path, shown, name):
+    path = PUZZLES / name
+    answer = tmp_path / f"answer.{shown}"
+    solved = run("solve", "--format", shown, path)
+    assert solved.exit_code == 0
+    answer.write_text(solved.stdout)
+    checked = run("verify", path, answer)
+    assert checked.exit_code == 0 and checked.stdout == f"{path}: valid\n"
+    hinted = run("solve", "--quiet", "--hint", answer, path)
+    assert hinted.exit_code == 0 and hinted.stdout.split()[1] == "solved"
+
+
+def test_text_output_of_an_unsolvable_board_is_refused_as_a_solution(tmp_path):
+    answer = tmp_path / "answer.txt"
+    answer.write_text(run("solve", "--format", "text", UNSOLVABLE[0]).stdout)
+    refused = run("verify", UNSOLVABLE[0], answer)
+    assert refused.exit_code == 2 and refused.stderr == f"{answer}: no board in it, only remarks ('# ' lines)\n"

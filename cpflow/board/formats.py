@@ -223,8 +223,8 @@ def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]
 
 
 def parse_hints(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, Colour]:
-    """The cells a hint file colours (as a partly solved board in the puzzle's own format, `.`
-    where unknown), as hints for the puzzle: each must be one of its colours."""
+    """The cells a hint file colours (a partly solved board in the puzzle's own format, `.`
+    where unknown, or JSON paths), as hints for the puzzle: each must be one of its colours."""
     fmt = detect(text)
     if fmt == "board":
         board = native.read_boards(text, source)[0]
@@ -242,8 +242,12 @@ def parse_hints(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node,
             {cell: t.text for cell, t in tokens.items()},
             {cell: (t.line, t.col) for cell, t in tokens.items()},
         )
+    elif fmt == "json":  # a solution as JSON (paths): every cell on a path is a hint
+        colour_of = _json_solution(puzzle, text, source).colour_of()
+        marks = {node: colour for node, colour in colour_of.items() if node == cell_of(node)}
+        width, height, where = puzzle.width, puzzle.height, dict.fromkeys(marks, (None, None))
     else:
-        raise PuzzleFormatError.whole(source, "a hint file is a grid or a board with some cells coloured")
+        raise PuzzleFormatError.whole(source, "a hint file is a grid, a board or JSON paths, with some cells coloured")
     _same_size(puzzle, width, height, source, "hint")
     owner, hints = puzzle.endpoint_colour(), {}
     for cell, colour in marks.items():

@@ -1,7 +1,8 @@
 """The rectangular text grids: the classic grid, the zero grid and the header stream.
 
 - classic: one line per row, `.` an empty cell, any other printable character a
-  colour endpoint that appears exactly twice;
+  colour endpoint that appears exactly twice; remark lines (`# ` and text) may stand
+  above the grid;
 - zero: the same grid with `0` for an empty cell (chosen for files with no `.` and
   a number of `0`s other than two; when named, `.` is empty too);
 - header: the Numberlink community's stream (thomasahle/numberlink's files): a line
@@ -52,7 +53,8 @@ def detect_grid(lines: list[str]) -> str:
     first = next((line for line in lines if line.strip() and not _is_comment(line)), "")
     if HEADER.match(first):
         return "header"
-    if not any("." in line for line in lines) and sum(line.count("0") for line in lines) not in (0, 2):
+    rows = [line for line in lines if not _is_remark(line)]
+    if not any("." in row for row in rows) and sum(row.count("0") for row in rows) not in (0, 2):
         return "zero"
     return "classic"
 
@@ -70,8 +72,10 @@ def _plain_grid(lines: list[str], source: str, empty: set[str]) -> Grid:
     numbered = [(n, line.rstrip()) for n, line in enumerate(lines, 1)]
     while numbered and not numbered[-1][1]:
         numbered.pop()
-    while numbered and not numbered[0][1]:
+    while numbered and (not numbered[0][1] or _is_remark(numbered[0][1])):
         numbered.pop(0)
+    if not numbered:
+        raise PuzzleFormatError.whole(source, "no board in it, only remarks ('# ' lines)")
     _check_size(source, len(numbered[0][1]), len(numbered))
     grid = []
     for n, line in numbered:
@@ -117,6 +121,12 @@ def _are_character_rows(rows: list[str], width: int) -> bool:
 
 def _is_comment(line: str) -> bool:
     return line.lstrip().startswith("#")
+
+
+def _is_remark(line: str) -> bool:
+    """A line above a classic or zero grid that is not a row: `#`, a space, then anything (as
+    `solve --format text` writes its status line). No row has a space in it."""
+    return re.match(r"#\s", line) is not None
 
 
 def _character_row(row: str, width: int, source: str, n: int) -> list[Token]:
