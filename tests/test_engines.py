@@ -123,3 +123,23 @@ def test_cpsat_takes_extra_solver_parameters():
 def test_an_unknown_engine_is_refused():
     with pytest.raises(EngineUnavailable, match="'nope' is not available"):
         solve(load(project_puzzles()[0])[0], "nope")
+
+
+@engines
+def test_the_time_limit_counts_building_the_model(engine):
+    (puzzle,) = load(max(project_puzzles(), key=cells))  # a model that takes more than 0.1 ms to build
+    result = solve(puzzle, engine, time_limit=0.0001)
+    assert result.status is Status.UNKNOWN and result.solution is None
+    assert result.stats["stopped"] == "building"
+
+
+def test_a_deadline_says_what_is_left_and_raises_once_past():
+    from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
+
+    assert NEVER.left() is None
+    NEVER.check()
+    assert 0 < Deadline(60).left() <= 60
+    past = Deadline(0)
+    assert past.left() == 0
+    with pytest.raises(OutOfTime):
+        past.check()

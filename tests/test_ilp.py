@@ -8,6 +8,7 @@ from conftest import ZUCKER, board, cells, needs_zucker, project_puzzles
 from cpflow.board.errors import CpflowError, EngineUnavailable
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
+from cpflow.engines.deadline import Deadline
 from cpflow.engines.result import Status
 
 ilp = pytest.importorskip("cpflow.engines.ilp", reason="the ilp engine needs pulp")
@@ -236,7 +237,7 @@ def test_an_unbounded_model_is_an_error_not_a_status(mip_solver):
     x = prob.add_variable("x", lowBound=0)
     prob += x
     prob += x >= 1
-    prob.solve(ilp._mip(mip_solver, None, None, {}))
+    prob.solve(ilp._mip(mip_solver, Deadline(), None, {}))
     with pytest.raises(CpflowError, match="Unbounded"):
         ilp.status_of(prob, timed=False)
 

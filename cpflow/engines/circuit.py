@@ -12,14 +12,21 @@ from ortools.sat.python import cp_model
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, tag
 from cpflow.board.paths import walk
+from cpflow.engines.deadline import NEVER, Deadline
 from cpflow.engines.prune import domains, impossibility
 
 
 class CircuitVars:
     """The model's literals, with the questions the constraints and the reader ask of them."""
 
-    def __init__(self, model: cp_model.CpModel, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Node]]):
-        self.puzzle, self.domains = puzzle, colour_domains
+    def __init__(
+        self,
+        model: cp_model.CpModel,
+        puzzle: Puzzle,
+        colour_domains: dict[Colour, frozenset[Node]],
+        deadline: Deadline = NEVER,
+    ):
+        self.puzzle, self.domains, self.deadline = puzzle, colour_domains, deadline
         self.reason: str | None = None  # why the puzzle is unsolvable, when pruning alone shows it
         self.true = model.new_bool_var("true")
         model.add_bool_or([self.true])
@@ -28,6 +35,7 @@ class CircuitVars:
         for colour, nodes in colour_domains.items():
             start, end = puzzle.endpoints[colour]
             for u in sorted(nodes):
+                deadline.check()
                 if u not in (start, end):
                     self.on[colour, u] = model.new_bool_var(f"on_{colour}_{tag(u)}")
                 for v in puzzle.neighbours[u]:
@@ -63,6 +71,7 @@ class CircuitVars:
 def add_colour_circuits(model: cp_model.CpModel, v: CircuitVars) -> None:
     """Each colour's cells form one path from its start to its end (no loops, no branches)."""
     for colour, nodes in v.domains.items():
+        v.deadline.check()
         index = {node: i for i, node in enumerate(sorted(nodes))}
         start, end = v.puzzle.endpoints[colour]
         arcs = [(index[a], index[b], lit) for (k, a, b), lit in v.arcs.items() if k == colour]
@@ -76,6 +85,7 @@ def add_one_colour_per_cell(model: cp_model.CpModel, v: CircuitVars) -> None:
     owner = v.puzzle.endpoint_colour()
     add = model.add_at_most_one if v.puzzle.rules.blanks else model.add_exactly_one
     for node in v.puzzle.nodes:
+        v.deadline.check()
         if node not in owner:
             add(v.on[k, node] for k, nodes in v.domains.items() if node in nodes)
 
@@ -92,16 +102,18 @@ def add_no_self_touch(model: cp_model.CpModel, v: CircuitVars) -> None:
         return
     for colour, nodes in v.domains.items():
         for a in nodes:
+            v.deadline.check()
             for b in v.puzzle.neighbours[a]:
                 if b in nodes and a < b:
                     model.add_bool_or([~v.covers(colour, a), ~v.covers(colour, b), *v.steps(colour, a, b)])
 
 
-def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, CircuitVars]:
-    """The reference model of a puzzle; infeasible at once if pruning shows no solution exists."""
+def build(puzzle: Puzzle, deadline: Deadline = NEVER) -> tuple[cp_model.CpModel, CircuitVars]:
+    """The reference model of a puzzle; infeasible at once if pruning shows no solution exists.
+    OutOfTime when the deadline passes first."""
     model = cp_model.CpModel()
-    colour_domains = domains(puzzle)
-    v = CircuitVars(model, puzzle, colour_domains)
+    colour_domains = domains(puzzle, deadline)
+    v = CircuitVars(model, puzzle, colour_domains, deadline)
     v.reason = impossibility(puzzle, colour_domains)
     if v.reason:
         model.add_bool_or([])  # the empty clause: proven unsolvable without search

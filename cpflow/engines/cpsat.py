@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 
 from cpflow.board.errors import CpflowError
 from cpflow.board.grid import Puzzle, Solution
+from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
 
 FORMULATIONS = {"label": "cpflow.engines.label", "circuit": "cpflow.engines.circuit"}  # model -> module
@@ -44,6 +45,7 @@ TUNED = {
     "linearization_level": 0,
 }
 PARAMS = {"label": TUNED, "circuit": {}}
+TICK = 0.02  # seconds between looks at the deadline and for Ctrl-C while CP-SAT searches
 # CP-SAT's default portfolio lost to one tuned worker on every board measured; with
 # more workers asked for, they run these single-worker strategies side by side.
 TUNED_PORTFOLIO = ("no_lp", "quick_restart_no_lp")
@@ -54,11 +56,12 @@ def available(model: str = DEFAULT) -> bool:
     return model in FORMULATIONS
 
 
-def build(puzzle: Puzzle, formulation: str = DEFAULT):
-    """The model of a puzzle in the named formulation, and its variables container."""
+def build(puzzle: Puzzle, formulation: str = DEFAULT, deadline: Deadline = NEVER):
+    """The model of a puzzle in the named formulation, and its variables container; OutOfTime
+    when the deadline passes first."""
     if formulation not in FORMULATIONS:
         raise CpflowError(f"unknown model {formulation!r}; choose from {', '.join(FORMULATIONS)}")
-    model, v = importlib.import_module(FORMULATIONS[formulation]).build(puzzle)
+    model, v = importlib.import_module(FORMULATIONS[formulation]).build(puzzle, deadline)
     v.params = PARAMS[formulation]  # the solver parameters this formulation was tuned with
     return model, v
 
@@ -75,7 +78,10 @@ def solve(
     """Solve with CP-SAT, finding none of the `exclude`d solutions; `params` are extra
     CpSolver parameters (e.g. random_seed=1)."""
     began = time.perf_counter()
-    cp, v = build(puzzle, model)
+    try:
+        cp, v = build(puzzle, model, Deadline(time_limit, began))
+    except OutOfTime:
+        return _out_of_time(began)
     for solution in exclude:
         cp.add_bool_or([~lit for lit in v.same_as(solution)])
     return solve_model(puzzle, cp, v, began, time_limit=time_limit, workers=workers, **params)
@@ -104,10 +110,16 @@ def count(
     enumerates solutions on one worker only, so `workers` is not used.
     """
     began = time.perf_counter()
-    cp, v = build(puzzle, model)
-    solver = _solver(_left(time_limit, began), 1, {**v.params, **params, "enumerate_all_solutions": True})
+    deadline = Deadline(time_limit, began)
+    try:
+        cp, v = build(puzzle, model, deadline)
+    except OutOfTime:
+        return [], Status.UNKNOWN
+    if deadline.left() == 0:
+        return [], Status.UNKNOWN
+    solver = _solver(deadline.left(), 1, {**v.params, **params, "enumerate_all_solutions": True})
     collector = _Collector(v, limit)
-    native = _run(solver, cp, collector)
+    native = _run(solver, cp, deadline, collector)
     finished = native in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
     return collector.solutions, Status.SOLVED if finished else Status.UNKNOWN
 
@@ -151,10 +163,13 @@ def solve_model(
     formulation's own (`PARAMS`).
     """
     built = time.perf_counter()
-    solver = _solver(_left(time_limit, began), workers, {**v.params, **params})
+    left = Deadline(time_limit, began).left()
+    if left == 0:  # building took it all: CP-SAT would still spend long loading a big model
+        return _out_of_time(began)
+    solver = _solver(left, workers, {**v.params, **params})
     if v.params is TUNED and solver.parameters.num_workers > 1:
         solver.parameters.merge_text_format(" ".join(f'subsolvers: "{name}"' for name in TUNED_PORTFOLIO))
-    native = _run(solver, model)
+    native = _run(solver, model, Deadline(time_limit, began))
     status = STATUS.get(native)
     if status is None:
         raise CpflowError(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")
@@ -165,8 +180,11 @@ def solve_model(
     return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
 
 
-def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> cp_model.CpSolverStatus:
-    """`solver.solve`, in a thread, so that Ctrl-C stops the search and raises KeyboardInterrupt.
+def _run(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline, callback=None
+) -> cp_model.CpSolverStatus:
+    """`solver.solve`, in a thread, so that Ctrl-C stops the search and raises KeyboardInterrupt,
+    and the deadline holds even where CP-SAT's own clock has not started (loading a big model).
 
     Left to itself CP-SAT takes SIGINT for its own and returns UNKNOWN, as if out of time,
     and the caller would go on to the next puzzle. Here the main thread waits, where Python
@@ -183,7 +201,9 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> c
     threading.Thread(target=search, name="cp-sat", daemon=True).start()
     try:
         while not answer.done():
-            wait([answer], timeout=0.1)
+            wait([answer], timeout=TICK)
+            if deadline.left() == 0:
+                solver.stop_search()  # CP-SAT's limit counts from its own start; this one from ours
     except KeyboardInterrupt:
         solver.stop_search()
         wait([answer])
@@ -191,9 +211,10 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> c
     return answer.result()
 
 
-def _left(time_limit: float | None, began: float) -> float | None:
-    """What is left of a time limit that started at `began` (building counts against it)."""
-    return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - began))
+def _out_of_time(began: float) -> SolveResult:
+    """The answer when the time limit passed before the search could start."""
+    seconds = time.perf_counter() - began
+    return SolveResult(Status.UNKNOWN, None, seconds, seconds, "cpsat", {"stopped": "building"})
 
 
 def _solver(time_limit: float | None, workers: int | None, params: dict) -> cp_model.CpSolver:

@@ -24,6 +24,7 @@ import pulp
 from cpflow.board.errors import CpflowError, EngineUnavailable
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import reach, walk
+from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
 from cpflow.engines.prune import domains, impossibility
 from cpflow.engines.result import SolveResult, Status
 
@@ -46,14 +47,21 @@ STATUS = {
 class IlpVars:
     """The model's binaries, named by colour index and node so that LP and MPS files accept them."""
 
-    def __init__(self, prob: pulp.LpProblem, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Node]]):
-        self.puzzle, self.domains = puzzle, colour_domains
+    def __init__(
+        self,
+        prob: pulp.LpProblem,
+        puzzle: Puzzle,
+        colour_domains: dict[Colour, frozenset[Node]],
+        deadline: Deadline = NEVER,
+    ):
+        self.puzzle, self.domains, self.deadline = puzzle, colour_domains, deadline
         self.reason: str | None = impossibility(puzzle, colour_domains)
         self.x: dict[tuple[Colour, Node], pulp.LpVariable] = {}
         self.edge: dict[tuple[Colour, Node, Node], pulp.LpVariable] = {}
         self.flow: dict[tuple[Node, Node], pulp.LpVariable] = {}
         for i, (colour, nodes) in enumerate(colour_domains.items()):
             for a in sorted(nodes):
+                deadline.check()
                 if a not in puzzle.endpoints[colour]:
                     self.x[colour, a] = prob.add_variable(f"x_{i}_{tag(a)}", cat=pulp.LpBinary)
                 for b in puzzle.neighbours[a]:
@@ -123,6 +131,7 @@ def add_one_colour_per_cell(prob: pulp.LpProblem, v: IlpVars) -> None:
     (an endpoint's colour is fixed: it has no binary)."""
     owner = v.puzzle.endpoint_colour()
     for node in v.puzzle.nodes:
+        v.deadline.check()
         colours = [v.x[k, node] for k in v.domains if (k, node) in v.x]
         if node in owner or not colours:
             continue
@@ -143,6 +152,7 @@ def add_degrees(prob: pulp.LpProblem, v: IlpVars) -> None:
     """A path leaves its endpoints once and passes through its other cells: degree 1 and 2."""
     for i, (colour, nodes) in enumerate(v.domains.items()):
         for node in sorted(nodes):
+            v.deadline.check()
             degree = 1 if node in v.puzzle.endpoints[colour] else 2 * v.covers(colour, node)
             prob += pulp.lpSum(v.edges_at(colour, node)) == degree, f"degree_{i}_{tag(node)}"
 
@@ -152,6 +162,7 @@ def add_no_self_touch(prob: pulp.LpProblem, v: IlpVars) -> None:
     if v.puzzle.rules.touch:
         return
     for (colour, a, b), edge in v.edge.items():
+        v.deadline.check()
         prob += v.covers(colour, a) + v.covers(colour, b) - 1 <= edge, f"touch_{edge.name}"
 
 
@@ -164,6 +175,7 @@ def add_ring_limits(prob: pulp.LpProblem, v: IlpVars) -> None:
     """
     spare = 1 if v.puzzle.rules.touch else 2
     for i, ring in enumerate(rings(v.puzzle, longest=4)):
+        v.deadline.check()
         sides = [e for a, b in zip(ring, ring[1:] + ring[:1], strict=True) for _, e in v.joined(a, b)]
         prob += pulp.lpSum(sides) <= len(ring) - spare, f"ring_{i}"
 
@@ -177,6 +189,7 @@ def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:
     starts = {pair[0] for pair in v.puzzle.endpoints.values()}
     ends = {pair[1] for pair in v.puzzle.endpoints.values()}
     for a in v.puzzle.nodes:
+        v.deadline.check()
         for b in v.puzzle.neighbours[a]:
             edges = v.joined(a, b)
             if edges and b not in starts and a not in ends:
@@ -216,12 +229,15 @@ def add_false(prob: pulp.LpProblem, why: str) -> None:
     prob += prob.add_variable(f"{why}_var", 0, 0) >= 1, why
 
 
-def build(puzzle: Puzzle, connectivity: str = DEFAULT_CONNECTIVITY) -> tuple[pulp.LpProblem, IlpVars]:
-    """The model of a puzzle; with "lazy" connectivity it lacks loop cuts until `solve` adds them."""
+def build(
+    puzzle: Puzzle, connectivity: str = DEFAULT_CONNECTIVITY, deadline: Deadline = NEVER
+) -> tuple[pulp.LpProblem, IlpVars]:
+    """The model of a puzzle; with "lazy" connectivity it lacks loop cuts until `solve` adds them.
+    OutOfTime when the deadline passes first."""
     if connectivity not in CONNECTIVITY:
         raise CpflowError(f"unknown connectivity {connectivity!r}; choose from {', '.join(CONNECTIVITY)}")
     prob = pulp.LpProblem("cpflow", pulp.LpMinimize)  # no objective: any solution will do
-    v = IlpVars(prob, puzzle, domains(puzzle))
+    v = IlpVars(prob, puzzle, domains(puzzle, deadline), deadline)
     if v.reason:
         add_false(prob, "proven_unsolvable")
         return prob, v
@@ -246,15 +262,28 @@ def available_mip_solvers() -> tuple[str, ...]:
     return tuple(name for name in MIP_SOLVERS if found[name])
 
 
-def _mip(name: str, time_limit: float | None, workers: int | None, params: dict) -> pulp.LpSolver:
-    """The PuLP solver object for one solve; `params` are its own keyword arguments."""
+def _mip(name: str, deadline: Deadline, workers: int | None, params: dict) -> pulp.LpSolver:
+    """The PuLP solver object for one solve; `params` are its own keyword arguments.
+
+    Each gets what is left of the time as its limit: CBC when PuLP starts it (CBC does not
+    look at its limit before its root node is done), HiGHS once PuLP has handed it the
+    model, which takes PuLP seconds on a big board.
+    """
     if name == "cbc":
-        return pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, threads=workers, **params)
+        return pulp.PULP_CBC_CMD(msg=False, timeLimit=deadline.left(), threads=workers, **params)
     if workers is not None:  # HiGHS keeps the thread pool of its first solve; another size fails unless reset
         import highspy
 
         highspy.Highs.resetGlobalScheduler(True)
-    return pulp.HiGHS(msg=False, timeLimit=time_limit, threads=workers, **params)
+
+    class HiGHSByDeadline(pulp.HiGHS):  # pulp.HiGHS exists as a class to derive from only when highspy imports
+        def callSolver(self, lp: pulp.LpProblem) -> None:
+            left = deadline.left()
+            if left is not None:
+                lp.solverModel.setOptionValue("time_limit", max(left, 0.001))
+            super().callSolver(lp)
+
+    return HiGHSByDeadline(msg=False, threads=workers, **params)
 
 
 def solve(
@@ -280,29 +309,40 @@ def solve(
             known += " (HiGHS needs highspy built on the HiGHS version that ortools bundles)"
         raise EngineUnavailable(f"MIP solver {mip_solver!r} is not available to the ilp engine; {known}")
     began = time.perf_counter()
-    prob, v = build(puzzle, connectivity)
+    deadline = Deadline(time_limit, began)
+    stats: dict = {"mip_solver": mip_solver, "connectivity": connectivity, "rounds": 0, "cuts": 0}
+    try:
+        prob, v = build(puzzle, connectivity, deadline)
+    except OutOfTime:
+        seconds = time.perf_counter() - began
+        return SolveResult(
+            Status.UNKNOWN, None, seconds, seconds, f"ilp-{mip_solver}", {**stats, "stopped": "building"}
+        )
     add_exclusions(prob, v, exclude)
     built = time.perf_counter()
-    stats: dict = {"mip_solver": mip_solver, "connectivity": connectivity, "rounds": 0, "cuts": 0}
     if v.reason:
         status, stats["reason"] = Status.UNSOLVABLE, v.reason
     else:
-        deadline = None if time_limit is None else began + time_limit
-        mip = lambda left: _mip(mip_solver, left, workers, params)  # noqa: E731
+        mip = lambda: _mip(mip_solver, deadline, workers, params)  # noqa: E731
         status = _solve_rounds(prob, v, stats, mip, deadline, on_round)
     solution = v.extract(_value) if status is Status.SOLVED else None
     return SolveResult(status, solution, time.perf_counter() - began, built - began, f"ilp-{mip_solver}", stats)
 
 
 def _solve_rounds(
-    prob: pulp.LpProblem, v: IlpVars, stats: dict, mip: Callable[[float | None], pulp.LpSolver], deadline, on_round
+    prob: pulp.LpProblem,
+    v: IlpVars,
+    stats: dict,
+    mip: Callable[[], pulp.LpSolver],
+    deadline: Deadline,
+    on_round,
 ) -> Status:
     """Solves until an answer has no loop (at once with flow connectivity), cutting off each loop found."""
     while True:
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
+        left = deadline.left()
+        if left == 0:
             return Status.UNKNOWN
-        prob.solve(mip(left))
+        prob.solve(mip())
         stats["rounds"] += 1
         status = status_of(prob, timed=left is not None)
         if on_round and status is Status.SOLVED:

@@ -15,14 +15,21 @@ from ortools.sat.python import cp_model
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import walk
+from cpflow.engines.deadline import NEVER, Deadline
 from cpflow.engines.prune import domains, impossibility
 
 
 class LabelVars:
     """The tour's arcs and the cells' colour labels."""
 
-    def __init__(self, model: cp_model.CpModel, puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Node]]):
-        self.puzzle = puzzle
+    def __init__(
+        self,
+        model: cp_model.CpModel,
+        puzzle: Puzzle,
+        colour_domains: dict[Colour, frozenset[Node]],
+        deadline: Deadline = NEVER,
+    ):
+        self.puzzle, self.deadline = puzzle, deadline
         self.reason: str | None = impossibility(puzzle, colour_domains)
         self.label: dict[Node, cp_model.IntVar] = {}
         self.arc: dict[tuple[Node, Node], cp_model.IntVar] = {}
@@ -53,6 +60,7 @@ class LabelVars:
         starts = {pair[0] for pair in puzzle.endpoints.values()}
         ends = {pair[1] for pair in puzzle.endpoints.values()}
         for u, values in self.colours.items():
+            deadline.check()
             for w in puzzle.neighbours[u]:
                 if u not in ends and w not in starts and not values.isdisjoint(self.colours[w]):
                     self.arc[u, w] = model.new_bool_var(f"arc_{tag(u)}_{tag(w)}")
@@ -61,6 +69,7 @@ class LabelVars:
         """`joined[u, w]` (u < w): a path steps between u and w, in either direction."""
         self.joined: dict[tuple[Node, Node], cp_model.IntVar] = {}
         for u, w in self.arc:
+            self.deadline.check()
             if u < w or (w, u) not in self.arc:
                 key = (u, w) if u < w else (w, u)
                 joined = model.new_bool_var(f"joined_{tag(key[0])}_{tag(key[1])}")
@@ -98,6 +107,7 @@ def add_tour(model: cp_model.CpModel, v: LabelVars) -> None:
 def add_colour_flow(model: cp_model.CpModel, v: LabelVars) -> None:
     """A path keeps its colour: an arc u -> w carries u's label to w."""
     for (u, w), arc in v.arc.items():
+        v.deadline.check()
         model.add(v.label[u] == v.label[w]).only_enforce_if(arc)
 
 
@@ -107,8 +117,10 @@ def add_no_self_touch(model: cp_model.CpModel, v: LabelVars) -> None:
         return
     label, on_path = v.label, v.on_path if v.visited else (lambda *nodes: [])
     for (u, w), joined in v.joined.items():
+        v.deadline.check()
         model.add(label[u] != label[w]).only_enforce_if(~joined, *on_path(u, w))
     for u, values in v.colours.items():
+        v.deadline.check()
         for w in v.puzzle.neighbours[u]:
             if u < w and (u, w) not in v.joined and not values.isdisjoint(v.colours[w]):
                 model.add(label[u] != label[w]).only_enforce_if(*on_path(u, w))
@@ -122,6 +134,7 @@ def add_degrees(model: cp_model.CpModel, v: LabelVars) -> None:
         touching.setdefault(u, []).append(joined)
         touching.setdefault(w, []).append(joined)
     for node in v.puzzle.nodes:
+        v.deadline.check()
         degree = 1 if node in owner else 2 * v.visited[node] if v.visited else 2
         model.add(sum(touching.get(node, [])) == degree)
 
@@ -135,6 +148,7 @@ def add_ring_limits(model: cp_model.CpModel, v: LabelVars) -> None:
     """
     spare = 1 if v.puzzle.rules.touch else 2
     for ring in rings(v.puzzle):
+        v.deadline.check()
         sides = [(a, b) if a < b else (b, a) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
         model.add(sum(v.joined[side] for side in sides if side in v.joined) <= len(ring) - spare)
 
@@ -153,10 +167,11 @@ def add_quiet_blanks(model: cp_model.CpModel, v: LabelVars) -> None:
             model.add(v.label[node] == min(v.colours[node])).only_enforce_if(~visited)
 
 
-def build(puzzle: Puzzle) -> tuple[cp_model.CpModel, LabelVars]:
-    """The label model of a puzzle; infeasible at once if pruning shows no solution exists."""
+def build(puzzle: Puzzle, deadline: Deadline = NEVER) -> tuple[cp_model.CpModel, LabelVars]:
+    """The label model of a puzzle; infeasible at once if pruning shows no solution exists.
+    OutOfTime when the deadline passes first."""
     model = cp_model.CpModel()
-    v = LabelVars(model, puzzle, domains(puzzle))
+    v = LabelVars(model, puzzle, domains(puzzle, deadline), deadline)
     if v.reason:
         model.add_bool_or([])  # the empty clause: proven unsolvable without search
         return model, v

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from cpflow.board.grid import Colour, Node, Puzzle, describe
 from cpflow.board.paths import reach
+from cpflow.engines.deadline import NEVER, Deadline
 
 
-def domains(puzzle: Puzzle) -> dict[Colour, frozenset[Node]]:
+def domains(puzzle: Puzzle, deadline: Deadline = NEVER) -> dict[Colour, frozenset[Node]]:
     """The nodes each colour may use; a colour whose endpoints cannot meet gets an empty set."""
     owner = puzzle.endpoint_colour()
     result = {}
     for colour, (start, end) in puzzle.endpoints.items():
+        deadline.check()
         blocked = {node for node, other in owner.items() if other != colour}
         from_start = reach([start], puzzle.neighbours, blocked, {end})
         from_end = reach([end], puzzle.neighbours, blocked, {start})
