@@ -15,7 +15,13 @@ Parts (imports run one way: faces -> workflows -> engines -> board)
 - workflows/: unique (proofs and counts), generate, compare, batch, inputs
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
   (pictures to files), terminal (the board in colour in a terminal)
-- reports, cli: the `cpflow` command's face
+- vision/: screenshot import with OpenCV (the `vision` extra, imported only by `cpflow
+  import`): screenshot (read_screenshot), board (grid lines), dots, holes, colours
+  (pairing dots), debug (intermediate images), synthetic (screenshots made to order)
+- reports, screenshots, cli: the `cpflow` command's face
+- web/: `cpflow serve`'s face (the `web` extra, imported only by `serve`): limits (caps),
+  tasks (the work of one request, in a worker), jobs (worker processes, bounded queue,
+  cancelling), app (FastAPI routes), server (uvicorn), page/ (HTML, CSS, script)
 """
 
 from cpflow.board.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError

@@ -412,6 +412,56 @@ def generate(
         raise typer.Exit(made)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.", min=1, max=65535)] = 8000,
+    workers: Annotated[
+        int | None, typer.Option(metavar="N", help="Worker processes that solve (default: one per core).", min=1)
+    ] = None,
+    queue: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="Requests that may wait for a worker (default 32); more answer 503.", min=0),
+    ] = None,
+) -> None:
+    """Serve the web page (click a puzzle in, solve it, prove it unique, see it drawn) and its JSON API.
+
+    The API's documentation is at /docs. Needs the web extra (pip install 'cpflow[web]').
+    Exit 0 when stopped with Ctrl-C, 1 when the address cannot be listened on, 2 on bad
+    usage or without the web extra.
+    """
+    from cpflow.web.server import serve as serving
+
+    raise typer.Exit(serving(host, port, workers, queue))
+
+
+@app.command("import")
+def import_(
+    shot: Annotated[Path, typer.Argument(metavar="SHOT", help="A screenshot of the game: PNG or JPEG.")],
+    out: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Write the puzzle here (default: print it).", dir_okay=False)
+    ] = None,
+    solve: Annotated[bool, typer.Option("--solve", help="Solve the imported puzzle at once.")] = False,
+    debug: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Write the intermediate images here, to see how it read.", file_okay=False),
+    ] = None,
+    engine: EngineOption = DEFAULT_ENGINE,
+) -> None:
+    """Read a screenshot of the game and write the puzzle it shows, in the classic format
+    (the board format for a board with holes).
+
+    Needs the vision extra (pip install 'cpflow[vision]'). Exit 0 when imported (and
+    solved, with --solve); 1 when no board could be read, its colours do not pair up, or
+    the puzzle has no solution; 2 on a missing file, a file that is not an image, or
+    without the vision extra.
+    """
+    from cpflow.screenshots import show_imported
+
+    with failures():
+        raise typer.Exit(show_imported(shot, out, solve, debug, {"engine": engine.value}))
+
+
 @contextmanager
 def failures() -> Iterator[None]:
     """The one place errors become exit codes: a line on stderr, no traceback."""

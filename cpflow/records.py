@@ -38,6 +38,12 @@ def counted(source: str, index: int, found: Count) -> dict:
     return {"file": source, "index": index, "count": found.number, "exact": found.exact, "seconds": seconds}
 
 
+def generated(puzzle: Puzzle, found: Solution, seed: int, seconds: float) -> dict:
+    """A generated puzzle: its size and colours, the seed that makes it again, the time, its solution."""
+    size = {"width": puzzle.width, "height": puzzle.height, "colours": len(puzzle.colours)}
+    return {**size, "seed": seed, "seconds": round(seconds, 6), **solution(puzzle, found)}
+
+
 def solution(puzzle: Puzzle, found: Solution) -> dict:
     """A solution's paths, cell by cell, and the board's rows coloured by it."""
     return {

@@ -1,0 +1,258 @@
+"""The FastAPI app: the page, and a JSON API whose answers are the CLI's JSON records.
+
+Every route checks the request's shape (pydantic), hands the work to a worker process
+(`jobs`) and answers with what the worker sends back. Errors answer
+`{"error": "<one line>"}`: 400 a bad puzzle or option (the CLI's message), 413 a board or
+request over the caps, 422 a malformed request, 503 a full queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from importlib import resources
+from typing import Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi_offline import FastAPIOffline
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+
+from cpflow.web import tasks
+from cpflow.web.jobs import Busy, Died, Gone, Jobs, Overdue
+from cpflow.web.limits import Limits
+
+EXAMPLE = ".GY.Y\nGO..B\nR.CO.\nBR.C.\n.....\n"
+SOLVED = {
+    "file": "puzzle",
+    "index": 1,
+    "width": 5,
+    "height": 5,
+    "status": "solved",
+    "seconds": 0.003,
+    "paths": {"G": [[0, 1], [0, 0], [1, 0]], "Y": [[0, 2], [0, 3], [0, 4]], "...": []},
+    "grid": ["GGYYY", "GOOOB", "RRCOB", "BRCCB", "BBBBB"],
+}
+DESCRIPTION = """The page is at [/](/). Every answer is the JSON record of the matching `cpflow ... --format json`
+command; a puzzle is the text of a file in any format cpflow reads. Errors answer `{"error": "<one line>"}`:
+400 a bad puzzle or option (the line `cpflow` prints), 413 a board or request over the server's caps, 422 a
+malformed request, 503 a full queue (retry). A time-out is not an error: the status or verdict is `unknown`."""
+
+
+class PuzzleAsk(BaseModel):
+    """A puzzle, as the text of a file in any format cpflow reads."""
+
+    puzzle: str = Field(description="The puzzle file's text: classic grid, header, level, board or JSON graph.")
+    name: str = Field("puzzle", max_length=200, description="What records and error messages call it.")
+    input_format: str = Field("auto", description="auto, classic, zero, header, level, board or json.")
+    index: int = Field(1, ge=1, description="Which puzzle of a text that holds several (from 1).")
+    allow_touch: bool = Field(False, description="Paths may run beside themselves (the Numberlink reading).")
+    allow_blanks: bool = Field(False, description="Cells may stay empty (the original Numberlink rule).")
+
+    model_config = {"json_schema_extra": {"examples": [{"puzzle": EXAMPLE}]}}
+
+
+class SolveAsk(PuzzleAsk):
+    engine: str = Field("cpsat", description="cpsat, cpsat-circuit, ilp-cbc or ilp-highs.")
+    time_limit: float | None = Field(None, gt=0, description="Seconds before giving up (default 10, capped).")
+    draw: bool = Field(False, description="Also answer `svg` (the picture) and `solution_texts`.")
+
+
+class CountAsk(SolveAsk):
+    limit: int | None = Field(None, ge=1, description="Stop counting at this many solutions (default and cap 1000).")
+
+
+class RenderAsk(PuzzleAsk):
+    solutions: list[str] = Field([], max_length=2, description="Solutions to draw side by side, in any format.")
+    picture: Literal["svg", "png"] = "svg"
+    labels: bool = Field(False, description="Write each colour's name on its endpoints.")
+
+
+class GenerateAsk(BaseModel):
+    size: str = Field("7x7", description="WIDTHxHEIGHT.")
+    shape: Literal["square", "hex"] = "square"
+    colours: str | None = Field(None, description="K or a range K-L (default: from the board's size).")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="The same seed makes the same puzzle.")
+    holes: int = Field(0, ge=0, le=10_000, description="Cells taken out at random.")
+    walls: int = Field(0, ge=0, le=10_000, description="Walls put between cells at random.")
+    time_limit: float | None = Field(None, gt=0, description="Seconds per uniqueness proof (default 10, capped).")
+    draw: bool = Field(False, description="Also answer `svg`, the puzzle drawn.")
+
+
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """The app: the page at /, the API under /api, its documentation at /docs."""
+    limits = limits or Limits()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        jobs = Jobs(limits)
+        jobs.start()
+        app.state.jobs = jobs
+        try:
+            yield
+        finally:
+            jobs.stop()
+
+    app = FastAPIOffline(
+        title="cpflow",
+        summary="Solve, prove unique, count, generate and draw Flow Free / Numberlink puzzles.",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.limits = limits
+    app.add_middleware(BodyLimit, most=limits.max_bytes)
+    app.add_exception_handler(RequestValidationError, _malformed)
+    app.add_exception_handler(HTTPException, _http_error)
+    _page_routes(app)
+
+    @app.post("/api/solve", responses={200: {"content": {"application/json": {"example": SOLVED}}}, **ERRORS})
+    async def solve(ask: SolveAsk, request: Request) -> JSONResponse:
+        """Solve a puzzle: the record of `cpflow solve --format json` (`status`, `seconds`, `paths`, `grid`)."""
+        return await _answer(request, tasks.solve, ask)
+
+    @app.post("/api/unique", responses=ERRORS)
+    async def unique(ask: SolveAsk, request: Request) -> JSONResponse:
+        """Prove a puzzle unique, or find two solutions: the record of `cpflow unique --format json`."""
+        return await _answer(request, tasks.unique, ask)
+
+    @app.post("/api/count", responses=ERRORS)
+    async def count(ask: CountAsk, request: Request) -> JSONResponse:
+        """Count distinct solutions up to `limit`: the record of `cpflow count --format json`."""
+        if ask.limit is not None and ask.limit > limits.max_count:
+            return _error(422, f"limit: at most {limits.max_count} on this server")
+        ask.limit = ask.limit or limits.max_count
+        return await _answer(request, tasks.count, ask)
+
+    @app.post("/api/generate", responses=ERRORS)
+    async def generate(ask: GenerateAsk, request: Request) -> JSONResponse:
+        """Make a puzzle with a proven unique solution: its text, its board, its solution and the seed."""
+        return await _answer(request, tasks.generate, ask)
+
+    @app.post("/api/render", responses=ERRORS, response_class=Response)
+    async def render(ask: RenderAsk, request: Request) -> Response:
+        """Draw a puzzle (with up to two solutions side by side) as `cpflow render` does: SVG or PNG."""
+        return await _answer(request, tasks.render, ask)
+
+    @app.post("/api/read", responses=ERRORS)
+    async def read(ask: PuzzleAsk, request: Request) -> JSONResponse:
+        """Read a puzzle file: its board (size, shape, endpoints, holes, bridges, walls, warps) and its text."""
+        return await _answer(request, tasks.read, ask)
+
+    return app
+
+
+ERRORS = {
+    400: {"description": 'A bad puzzle or option: `{"error": "<the CLI\'s one-line message>"}`'},
+    413: {"description": "A board or request over the server's caps"},
+    422: {"description": "A malformed request, or no puzzle could be generated"},
+    503: {"description": "The queue is full: try again shortly"},
+}
+
+
+async def _answer(request: Request, work, ask: BaseModel) -> Response:
+    """The worker's answer to one request (`work`, a task of `tasks`), or the error it comes to."""
+    limits: Limits = request.app.state.limits
+    kind = work.__name__
+    asked = ask.model_dump()
+    if "time_limit" in asked:
+        if asked["time_limit"] is not None and asked["time_limit"] > limits.max_time_limit:
+            return _error(422, f"time_limit: at most {limits.max_time_limit:g} seconds on this server")
+        asked["time_limit"] = asked["time_limit"] or limits.time_limit
+    began = asyncio.get_running_loop().time()
+    try:
+        status, answer = await request.app.state.jobs.run(work, asked, request.is_disconnected)
+    except Busy as error:
+        return JSONResponse({"error": str(error)}, 503, headers={"Retry-After": "1"})
+    except Gone:
+        return Response(status_code=499)  # nobody is listening any more
+    except Overdue:
+        if kind not in ("solve", "unique", "count"):
+            return _error(422, f"cpflow: no answer within {asked.get('time_limit') or limits.time_limit:g} seconds")
+        seconds = asyncio.get_running_loop().time() - began
+        answer = await asyncio.to_thread(tasks.timed_out, asked, limits, kind, seconds)
+        return JSONResponse(answer)
+    except Died as error:
+        return _error(500, f"internal error: {error}")
+    if status == "failed":
+        return _error(answer.status, answer.message)
+    if kind == "render":
+        return Response(answer["body"], media_type=answer["media"])
+    return JSONResponse(answer)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status)
+
+
+async def _malformed(request: Request, error: RequestValidationError) -> JSONResponse:
+    """A request of the wrong shape: the first problem, in one line."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    where = "body" if first.get("type") == "json_invalid" else where or "body"
+    return _error(422, f"{where}: {first.get('msg', 'invalid')}")
+
+
+async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
+    return JSONResponse({"error": str(error.detail)}, error.status_code, headers=getattr(error, "headers", None))
+
+
+class BodyLimit:
+    """Refuses a request body over `most` bytes with 413, before it is read (or as soon as it passes)."""
+
+    def __init__(self, app, most: int):
+        self.app, self.most = app, most
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope["headers"]).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.most:
+            return await _error(413, self._message())(scope, receive, send)
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.most:
+                raise HTTPException(413, self._message())
+            return message
+
+        return await self.app(scope, counted, send)
+
+    def _message(self) -> str:
+        return f"cpflow: the request is larger than this server's limit of {self.most} bytes"
+
+
+def _page_routes(app: FastAPI) -> None:
+    """The page: index.html with the palette and the server's limits filled in, its stylesheet and its script."""
+    page = resources.files("cpflow.web") / "page"
+    limits: Limits = app.state.limits
+    config = {"palette": _palette(), "limits": asdict(limits)}
+    html = (page / "index.html").read_text().replace("__CONFIG__", json.dumps(config).replace("</", "<\\/"))
+    files = {"page.css": "text/css", "page.js": "text/javascript"}
+    bodies = {name: (page / name).read_text() for name in files}
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> HTMLResponse:
+        return HTMLResponse(html)
+
+    @app.get("/{name}", include_in_schema=False)
+    async def asset(name: str) -> Response:
+        if name not in files:
+            raise HTTPException(404, f"no such page: /{name}")
+        return Response(bodies[name], media_type=files[name])
+
+
+def _palette() -> list[tuple[str, str]]:
+    """The names and colours the page's editor gives new endpoints, in order: the game's letters, then
+    the generator's other names (a list: a JavaScript object would put the digits first)."""
+    from cpflow.pictures.palette import GAME, hex_code, spare_colour
+    from cpflow.workflows.generate import NAMES
+
+    spare = iter(range(len(NAMES)))
+    return [(name, hex_code(GAME[name] if name in GAME else spare_colour(next(spare)))) for name in NAMES]

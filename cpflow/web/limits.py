@@ -1,0 +1,34 @@
+"""What a server accepts: caps on board size, request size, time, counting and the queue.
+
+The defaults keep one request within a few seconds and a few hundred MiB on a small
+machine; `cpflow serve` can change the worker and queue counts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The caps of one server."""
+
+    max_cells: int = 2_500  # e.g. 50x50: a CP-SAT solve of a few seconds
+    max_side: int = 125  # so that thin boards such as 125x2 pass
+    max_bytes: int = 256 * 1024  # a request's body
+    time_limit: float = 10.0  # seconds, when a request names none
+    max_time_limit: float = 30.0  # seconds: a request asking more is refused
+    grace: float = 5.0  # seconds past its time limit before a job is stopped by force
+    max_count: int = 1_000  # solutions counted at most
+    workers: int = max(1, os.cpu_count() or 1)  # worker processes
+    queue: int = 32  # requests waiting for a worker beyond those running; more answer 503
+
+    def size_problem(self, width: int, height: int) -> str | None:
+        """Why a board of this size is refused, or None when it is accepted."""
+        if width * height > self.max_cells or max(width, height) > self.max_side:
+            return (
+                f"board of {width}x{height} is over this server's limit "
+                f"({self.max_cells} cells, {self.max_side} a side)"
+            )
+        return None

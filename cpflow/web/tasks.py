@@ -1,0 +1,215 @@
+"""The work one request asks for, done in a worker process: read the puzzle, call the library,
+answer with the CLI's JSON records.
+
+Each task takes the request as a dict (`ask`) and the server's `Limits`, and returns
+what the API answers. Errors cross back to the server as a `Failure` (an HTTP status and
+the CLI's one-line message), not as exceptions, since not every exception pickles.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from cpflow import records
+from cpflow.board.errors import (
+    CpflowError,
+    EngineUnavailable,
+    GenerationFailed,
+    InvalidSolution,
+    ModelTooLarge,
+    PuzzleFormatError,
+)
+from cpflow.board.formats import decode, parse_solution, parse_with_solutions, picture
+from cpflow.board.grid import Puzzle, Rules, Solution
+from cpflow.web.limits import Limits
+
+
+class TooLarge(CpflowError):
+    """A board or a request over the server's caps."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a task gave no answer: the HTTP status and the one-line message the CLI would print."""
+
+    status: int
+    message: str
+
+
+def failure(error: Exception) -> Failure:
+    """The status and message of an error, worded as `cpflow` words it on stderr."""
+    if isinstance(error, PuzzleFormatError):
+        return Failure(400, str(error))
+    if isinstance(error, EngineUnavailable):
+        return Failure(400, f"cpflow: {error}")
+    if isinstance(error, TooLarge | ModelTooLarge):
+        return Failure(413, f"cpflow: {error}")
+    if isinstance(error, GenerationFailed):
+        return Failure(422, f"cpflow: {error}")
+    if isinstance(error, InvalidSolution):
+        return Failure(500, f"internal error: {error}")
+    return Failure(500, f"internal error: {type(error).__name__}: {error}")
+
+
+def read(ask: dict, limits: Limits) -> dict:
+    """The puzzle as a board the page can edit, and as text in a format that reads back."""
+    puzzle = _puzzle(ask, limits)
+    return {**board(puzzle), "file": ask["name"], "index": ask["index"], "text": picture(puzzle)}
+
+
+def solve(ask: dict, limits: Limits) -> dict:
+    """`cpflow solve --format json`'s record; with `draw`, also the picture and the solution's text."""
+    from cpflow.engines.registry import solve as solve_with
+
+    puzzle = _puzzle(ask, limits)
+    result = solve_with(puzzle, ask["engine"], time_limit=ask["time_limit"])
+    record = records.solved(ask["name"], ask["index"], puzzle, result)
+    if ask.get("draw"):
+        found = [result.solution] if result.solution else []
+        record |= {"svg": drawing(puzzle, found), "solution_texts": [picture(puzzle, s) for s in found]}
+    return record
+
+
+def unique(ask: dict, limits: Limits) -> dict:
+    """`cpflow unique --format json`'s record; with `draw`, the solutions side by side, differences marked."""
+    from cpflow.workflows.unique import uniqueness
+
+    puzzle = _puzzle(ask, limits)
+    found = uniqueness(puzzle, ask["engine"], time_limit=ask["time_limit"])
+    record = records.uniqueness(ask["name"], ask["index"], puzzle, found)
+    if ask.get("draw"):
+        record["svg"] = drawing(puzzle, found.solutions, found.differences())
+        record["solution_texts"] = [picture(puzzle, s) for s in found.solutions]
+    return record
+
+
+def count(ask: dict, limits: Limits) -> dict:
+    """`cpflow count --format json`'s record."""
+    from cpflow.workflows.unique import count as count_with
+
+    puzzle = _puzzle(ask, limits)
+    found = count_with(puzzle, ask["limit"], ask["engine"], time_limit=ask["time_limit"])
+    return records.counted(ask["name"], ask["index"], found)
+
+
+def generate(ask: dict, limits: Limits) -> dict:
+    """A puzzle proven unique, as text and as a board, with its solution (and the seed that makes it again)."""
+    from cpflow.workflows import generate as making
+
+    width, height = _option("size", making.size_of, ask["size"])
+    if problem := limits.size_problem(width, height):
+        raise TooLarge(problem)
+    colours = ask.get("colours")
+    wanted = _option("colours", making.colour_range, colours, width * height) if colours else None
+    seed = ask["seed"] if ask.get("seed") is not None else random.randrange(2**31)
+    wanted = wanted or making.default_colours(width, height)
+    board_ = making.plain(width, height, ask["shape"])
+    made = next(making.generate_many(board_, wanted, 1, seed, ask["time_limit"], ask["holes"], ask["walls"]))
+    answer = records.generated(made.puzzle, made.solution, seed, made.seconds)
+    answer |= {"board": board(made.puzzle), "text": picture(made.puzzle)}
+    if ask.get("draw"):
+        answer["svg"] = drawing(made.puzzle, [])
+    return answer
+
+
+def render(ask: dict, limits: Limits) -> dict:
+    """The puzzle drawn (with the given solutions side by side) as SVG text or PNG bytes."""
+    puzzle = _puzzle(ask, limits)
+    solutions = [parse_solution(puzzle, text, f"solution {i}") for i, text in enumerate(ask["solutions"], 1)]
+    differences = _differences(solutions[0], solutions[1]) if len(solutions) > 1 else []
+    if ask["picture"] == "png":
+        return {"media": "image/png", "body": drawing(puzzle, solutions, differences, "png", ask["labels"])}
+    return {"media": "image/svg+xml", "body": drawing(puzzle, solutions, differences, "svg", ask["labels"])}
+
+
+def timed_out(ask: dict, limits: Limits, kind: str, seconds: float) -> dict:
+    """What a solve, unique or count answers when its job was stopped after its time limit: unknown."""
+    from cpflow.engines.result import SolveResult, Status
+    from cpflow.workflows.unique import Count, Uniqueness, Verdict
+
+    puzzle = _puzzle(ask, limits)
+    name, index = ask["name"], ask["index"]
+    if kind == "unique":
+        return records.uniqueness(name, index, puzzle, Uniqueness(Verdict.UNKNOWN, (), seconds, seconds))
+    if kind == "count":
+        return records.counted(name, index, Count((), False, seconds))
+    return records.solved(name, index, puzzle, SolveResult(Status.UNKNOWN, None, seconds, 0.0, ask["engine"]))
+
+
+def warm_up() -> None:
+    """Import the solver and solve a tiny board, so that a worker's first request is not slow."""
+    from cpflow.engines.registry import solve as solve_with
+
+    solve_with(Puzzle.build(2, 2, {"R": ((0, 0), (1, 0)), "B": ((0, 1), (1, 1))}), time_limit=5)
+
+
+def board(puzzle: Puzzle) -> dict:
+    """The board as the page's editor holds it: size, shape, endpoints, holes, bridges, walls, warps, colours."""
+    from cpflow.pictures.palette import colours, hex_code
+
+    cells = lambda pairs: [[list(a), list(b)] for a, b in pairs]  # noqa: E731
+    return {
+        "width": puzzle.width,
+        "height": puzzle.height,
+        "shape": puzzle.shape,
+        "endpoints": {colour: [list(node) for node in pair] for colour, pair in puzzle.endpoints.items()},
+        "holes": [list(cell) for cell in puzzle.holes()],
+        "bridges": [list(cell) for cell in puzzle.bridges()],
+        "walls": cells(puzzle.walls()),
+        "warps": cells(puzzle.warps()),
+        "colours": {colour: hex_code(rgb) for colour, rgb in colours(puzzle).items()},
+    }
+
+
+def drawing(puzzle: Puzzle, solutions, highlight=(), kind: str = "svg", labels: bool = False) -> str | bytes:
+    """The board drawn as `cpflow render` draws it: the solutions side by side, `highlight` outlined."""
+    from cpflow.pictures.files import scale_for
+    from cpflow.pictures.scene import beside, scene
+
+    parts = [scene(puzzle, s, highlight, labels) for s in solutions] or [scene(puzzle, labels=labels)]
+    still = beside(parts) if len(parts) > 1 else parts[0]
+    if kind == "png":
+        from cpflow.pictures.raster import png
+
+        return png(still, scale_for(still))
+    from cpflow.pictures.svg import svg
+
+    return svg(still, scale_for(still))
+
+
+def _puzzle(ask: dict, limits: Limits) -> Puzzle:
+    """The request's puzzle (the `index`-th of its text), under the server's caps, with its rules."""
+    source, index = ask["name"], ask["index"]
+    # Checked as the CLI checks a file's bytes (control characters, lone surrogates), for the same messages.
+    text = decode(ask["puzzle"].encode("utf-8", "surrogatepass"), source)
+    found = parse_with_solutions(text, source, ask["input_format"])
+    if index > len(found):
+        raise PuzzleFormatError.whole(source, f"holds {len(found)} puzzle(s), no puzzle {index}")
+    puzzle = found[index - 1][0]
+    if problem := limits.size_problem(puzzle.width, puzzle.height):
+        raise TooLarge(f"{source}: {problem}")
+    rules = Rules(touch=ask.get("allow_touch", False), blanks=ask.get("allow_blanks", False))
+    return replace(puzzle, rules=rules)
+
+
+def _differences(first: Solution, second: Solution) -> list:
+    from cpflow.workflows.unique import Uniqueness, Verdict
+
+    return Uniqueness(Verdict.NOT_UNIQUE, (first, second), 0.0, 0.0).differences()
+
+
+def _option(name: str, read_, *args):
+    """A library reader's answer; its ValueError becomes a 400 naming the field."""
+    try:
+        return read_(*args)
+    except ValueError as error:
+        raise PuzzleFormatError.whole(name, str(error)) from None
+
+
+def run(work, ask: dict, limits: Limits) -> tuple[str, object]:
+    """One task, `work(ask, limits)`, as the worker sends it back: ("ok", answer) or ("failed", Failure)."""
+    try:
+        return "ok", work(ask, limits)
+    except Exception as error:  # a worker answers every request, whatever went wrong
+        return "failed", failure(error)

@@ -1,0 +1,424 @@
+"""The JSON API of `cpflow serve` (FastAPI's TestClient): every endpoint, every status, bad inputs.
+
+Answers are the CLI's JSON records, every solution passes the verifier, and a bad
+puzzle answers with the very line `cpflow solve` prints. The worker pool (jobs) is
+tested on its own: a full queue, a client that went away, a job past its time limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import PUZZLES, ROOT, project_puzzles
+from cpflow.board.formats import parse, parse_solution
+from cpflow.board.verify import violations
+from cpflow.cli import app as cli
+
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[test]'")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from cpflow.web import tasks  # noqa: E402
+from cpflow.web.app import create_app  # noqa: E402
+from cpflow.web.jobs import Busy, Gone, Jobs, Overdue  # noqa: E402
+from cpflow.web.limits import Limits  # noqa: E402
+
+STARTER = (PUZZLES / "starter_5x5.txt").read_text()
+TWO_SOLUTIONS = "B..G\n.GB.\n.RR.\n....\n"
+UNSOLVABLE = (PUZZLES / "unsolvable_6x6.txt").read_text()
+LIMITS = Limits(workers=1, queue=2, max_count=50)
+CORPUS = sorted((ROOT / "tests" / "bad_inputs").iterdir())
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(LIMITS)) as test_client:
+        yield test_client
+
+
+def verified(puzzle_text: str, record: dict) -> list[str]:
+    """The rules a record's paths break on the puzzle ([] when it is a solution)."""
+    puzzle = parse(puzzle_text)[0]
+    return violations(puzzle, parse_solution(puzzle, json.dumps(record)))
+
+
+def cli_record(tmp_path, command: str, text: str, *options: str) -> dict:
+    path = tmp_path / "puzzle.txt"
+    path.write_text(text)
+    return json.loads(runner.invoke(cli, [command, str(path), "--format", "json", *options]).stdout)
+
+
+def without(record: dict, *keys: str) -> dict:
+    return {k: v for k, v in record.items() if k not in keys}
+
+
+# ---- solve, unique, count: the CLI's records ----
+
+
+def test_solve_answers_the_cli_record_with_a_verified_solution(client, tmp_path):
+    answer = client.post("/api/solve", json={"puzzle": STARTER})
+    assert answer.status_code == 200
+    record = answer.json()
+    assert record["status"] == "solved" and verified(STARTER, record) == []
+    expected = cli_record(tmp_path, "solve", STARTER)
+    assert without(record, "file", "seconds") == without(expected, "file", "seconds")
+    assert record["file"] == "puzzle" and record["index"] == 1 and record["seconds"] >= 0
+
+
+def test_solve_with_draw_adds_the_picture_and_the_solution_text(client):
+    record = client.post("/api/solve", json={"puzzle": STARTER, "draw": True, "name": "mine.txt"}).json()
+    assert record["file"] == "mine.txt"
+    assert record["svg"].startswith("<svg") and record["svg"].count('class="pipe"') == 6
+    puzzle = parse(STARTER)[0]
+    assert violations(puzzle, parse_solution(puzzle, record["solution_texts"][0])) == []
+
+
+def test_solve_says_unsolvable_and_unknown(client):
+    unsolvable = client.post("/api/solve", json={"puzzle": UNSOLVABLE}).json()
+    assert (unsolvable["status"], unsolvable["paths"]) == ("unsolvable", {})
+    biggest = project_puzzles()[-1].read_text()
+    unknown = client.post("/api/unique", json={"puzzle": biggest, "time_limit": 1e-9})
+    assert unknown.status_code == 200 and unknown.json()["verdict"] == "unknown"
+
+
+@pytest.mark.parametrize("engine", ["cpsat-circuit", "ilp-highs"])
+def test_solve_takes_any_engine(client, engine):
+    record = client.post("/api/solve", json={"puzzle": STARTER, "engine": engine}).json()
+    assert record["status"] == "solved" and verified(STARTER, record) == []
+
+
+def test_variant_boards_are_solved_from_every_format(client):
+    hex_board = (PUZZLES / "hex_7x7_01.txt").read_text()
+    record = client.post("/api/solve", json={"puzzle": hex_board, "draw": True}).json()
+    assert record["status"] == "solved" and verified(hex_board, record) == []
+    assert record["svg"].count("<polygon") >= 49
+
+
+def test_unique_answers_unique_and_not_unique_with_both_solutions(client, tmp_path):
+    unique = client.post("/api/unique", json={"puzzle": STARTER}).json()
+    assert unique["verdict"] == "unique" and len(unique["solutions"]) == 1
+    two = client.post("/api/unique", json={"puzzle": TWO_SOLUTIONS, "draw": True}).json()
+    assert two["verdict"] == "not-unique" and len(two["solutions"]) == 2 and two["differences"]
+    assert without(two, "file", "seconds", "svg", "solution_texts", "solutions") == without(
+        cli_record(tmp_path, "unique", TWO_SOLUTIONS), "file", "seconds", "solutions"
+    )
+    assert all(verified(TWO_SOLUTIONS, solution) == [] for solution in two["solutions"])
+    assert two["svg"].count('class="mark"') == 2 * len(two["differences"])  # outlined in both
+    assert client.post("/api/unique", json={"puzzle": UNSOLVABLE}).json()["verdict"] == "unsolvable"
+
+
+def test_count_answers_exact_and_capped_counts(client, tmp_path):
+    exact = client.post("/api/count", json={"puzzle": TWO_SOLUTIONS}).json()
+    assert without(exact, "file", "seconds") == without(cli_record(tmp_path, "count", TWO_SOLUTIONS), "file", "seconds")
+    assert (exact["count"], exact["exact"]) == (2, True)
+    capped = client.post("/api/count", json={"puzzle": TWO_SOLUTIONS, "limit": 1}).json()
+    assert (capped["count"], capped["exact"]) == (1, False)
+    over = client.post("/api/count", json={"puzzle": TWO_SOLUTIONS, "limit": LIMITS.max_count + 1})
+    assert over.status_code == 422 and "limit" in over.json()["error"]
+
+
+def test_rules_can_be_relaxed(client):
+    touching = "R..\n...\n..R\n"
+    assert client.post("/api/solve", json={"puzzle": touching}).json()["status"] == "unsolvable"
+    relaxed = client.post("/api/solve", json={"puzzle": touching, "allow_touch": True}).json()
+    assert relaxed["status"] == "solved"
+
+
+# ---- generate, render, read ----
+
+
+def test_generate_makes_the_same_unique_puzzle_from_the_same_seed(client):
+    first = client.post("/api/generate", json={"size": "6x5", "seed": 7}).json()
+    again = client.post("/api/generate", json={"size": "6x5", "seed": 7}).json()
+    assert first["text"] == again["text"] and (first["width"], first["height"], first["seed"]) == (6, 5, 7)
+    assert verified(first["text"], first) == []
+    proof = client.post("/api/unique", json={"puzzle": first["text"]}).json()
+    assert proof["verdict"] == "unique"
+
+
+def test_generate_hex_boards_with_holes_and_colours(client):
+    made = client.post(
+        "/api/generate", json={"size": "6x6", "shape": "hex", "holes": 3, "colours": "4-7", "seed": 1, "draw": True}
+    ).json()
+    assert made["board"]["shape"] == "hex" and len(made["board"]["holes"]) == 3
+    assert 4 <= made["colours"] <= 7 and made["svg"].startswith("<svg")
+    assert verified(made["text"], made) == []
+
+
+@pytest.mark.parametrize(
+    ("ask", "status", "message"),
+    [
+        ({"size": "7y7"}, 400, "size: '7y7' is not a size like 7x7 (4 cells at least)"),
+        ({"size": "5x5", "colours": "20"}, 400, "colours: 20 colours need 40 endpoints"),
+        ({"size": "4x4", "colours": "1"}, 422, "cpflow: found no cover of a 4x4 board"),
+        ({"size": "60x60"}, 413, "cpflow: board of 60x60 is over this server's limit"),
+        ({"size": "5x5", "shape": "triangle"}, 422, "shape: Input should be 'square' or 'hex'"),
+    ],
+)
+def test_generate_refuses_what_it_cannot_make(client, ask, status, message):
+    answer = client.post("/api/generate", json=ask)
+    assert answer.status_code == status and answer.json()["error"].startswith(message), answer.json()
+
+
+def test_render_draws_svg_and_png_with_solutions_side_by_side(client):
+    solved = client.post("/api/unique", json={"puzzle": TWO_SOLUTIONS, "draw": True}).json()
+    svg = client.post("/api/render", json={"puzzle": TWO_SOLUTIONS, "solutions": solved["solution_texts"]})
+    assert svg.headers["content-type"].startswith("image/svg+xml") and svg.text.count('class="dot"') == 12
+    png = client.post("/api/render", json={"puzzle": STARTER, "picture": "png"})
+    assert png.headers["content-type"] == "image/png" and png.content.startswith(b"\x89PNG")
+    bad = client.post("/api/render", json={"puzzle": STARTER, "solutions": ["RR\n"]})
+    assert bad.status_code == 400 and bad.json()["error"] == "solution 1: solution is 2x1, the puzzle 5x5"
+
+
+def test_read_gives_the_board_of_any_format(client):
+    level = ROOT.parent / "shared" / "puzzles" / "variants" / "15_bridges_L22.level"
+    text = level.read_text() if level.exists() else "board 3x3\nR+B\n...\nR.B\n"
+    board = client.post("/api/read", json={"puzzle": text, "name": "level"}).json()
+    assert board["bridges"] and board["shape"] == "square" and board["endpoints"]
+    written, original = parse(board["text"])[0], parse(text)[0]
+    assert written.neighbours == original.neighbours
+    assert {c: set(ends) for c, ends in written.endpoints.items()} == {c: set(e) for c, e in original.endpoints.items()}
+    assert set(board["colours"]) == set(board["endpoints"])
+
+
+# ---- errors: the CLI's line, 4xx, and the server keeps serving ----
+
+
+def corpus_text(path) -> str:
+    """A bad file's bytes as the JSON string a client would send (undecodable bytes as lone surrogates)."""
+    return path.read_bytes().decode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize("path", [p for p in CORPUS if p.stat().st_size < 100_000], ids=lambda p: p.name)
+def test_a_bad_file_answers_400_with_the_cli_line(client, path):
+    body = json.dumps({"puzzle": corpus_text(path), "name": str(path)})
+    answer = client.post("/api/solve", content=body, headers={"content-type": "application/json"})
+    cli_line = runner.invoke(cli, ["solve", str(path)]).stderr.strip()
+    assert (answer.status_code, answer.json()) == (400, {"error": cli_line})
+
+
+@pytest.mark.parametrize(
+    ("ask", "status", "message"),
+    [
+        ({"puzzle": STARTER, "engine": "nope"}, 400, "cpflow: engine 'nope' is not available; known: cpsat"),
+        ({"puzzle": "  \n"}, 400, "puzzle: empty file: no puzzle in it"),
+        ({"puzzle": STARTER, "index": 2}, 400, "puzzle: holds 1 puzzle(s), no puzzle 2"),
+        ({"puzzle": STARTER, "input_format": "xml"}, 400, "puzzle: unknown format 'xml'"),
+        ({"puzzle": "R" + "." * 58 + "R\n" + ("." * 60 + "\n") * 59}, 413, "cpflow: puzzle: board of 60x60 is over"),
+        ({"puzzle": STARTER, "time_limit": 31}, 422, "time_limit: at most 30 seconds on this server"),
+        ({"puzzle": STARTER, "time_limit": -1}, 422, "time_limit: Input should be greater than 0"),
+        ({"puzzle": 5}, 422, "puzzle: Input should be a valid string"),
+        ({}, 422, "puzzle: Field required"),
+    ],
+)
+def test_bad_requests_answer_4xx_with_one_line(client, ask, status, message):
+    answer = client.post("/api/solve", json=ask)
+    assert answer.status_code == status and answer.json()["error"].startswith(message), answer.json()
+    assert "\n" not in answer.json()["error"]
+
+
+def test_oversized_and_malformed_bodies_are_refused(client):
+    huge = client.post("/api/solve", json={"puzzle": "." * (LIMITS.max_bytes + 1)})
+    assert huge.status_code == 413 and "larger than this server's limit" in huge.json()["error"]
+    chunked = client.post("/api/solve", content=iter([b'{"puzzle": "', b"." * LIMITS.max_bytes, b'"}']))
+    assert chunked.status_code == 413
+    broken = client.post("/api/solve", content=b'{"puzzle": ', headers={"content-type": "application/json"})
+    assert broken.status_code == 422 and broken.json()["error"].startswith("body")
+    assert client.get("/api/solve").status_code == 405
+    assert client.get("/nowhere.js").status_code == 404
+
+
+def test_the_server_keeps_serving_after_errors(client):
+    for _ in range(3):
+        client.post("/api/solve", json={"puzzle": "R.\n"})
+    assert client.post("/api/solve", json={"puzzle": STARTER}).json()["status"] == "solved"
+
+
+def test_the_page_and_the_api_documentation_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and '<svg id="editor"' in page.text and "__CONFIG__" not in page.text
+    assert "http" not in page.text.split("<body>")[0]  # nothing from another site: no CDN
+    assert client.get("/page.js").headers["content-type"].startswith("text/javascript")
+    assert client.get("/page.css").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/solve", "/api/unique", "/api/count", "/api/generate", "/api/render"} <= set(paths)
+    docs = client.get("/docs").text
+    assert "swagger-ui-bundle.js" in docs and "cdn" not in docs.lower()
+
+
+def test_a_full_queue_answers_503(client):
+    jobs: Jobs = client.app.state.jobs
+    still_there = _never_gone
+    naps = [
+        client.portal.start_task_soon(jobs.run, nap, {"seconds": 1.5}, still_there)
+        for _ in range(LIMITS.workers + LIMITS.queue)
+    ]
+    time.sleep(0.2)
+    busy = client.post("/api/solve", json={"puzzle": STARTER})
+    assert busy.status_code == 503 and "busy" in busy.json()["error"] and busy.headers["retry-after"]
+    assert [nap.result(timeout=30) for nap in naps] == [("ok", 1.5)] * len(naps)
+    assert client.post("/api/solve", json={"puzzle": STARTER}).status_code == 200
+
+
+def test_a_solve_past_its_time_limit_answers_unknown_in_time():
+    """ILP-CBC on a 30x30 board overruns a 1 s limit (model building is not cut short); the job is stopped
+    after the grace, and the answer is the record of a time-out."""
+    from cpflow.engines.registry import available
+
+    if "ilp-cbc" not in available():
+        pytest.skip("ilp-cbc is not installed")
+    with TestClient(create_app(Limits(workers=1, grace=0.5))) as quick:
+        began = time.perf_counter()
+        big = (PUZZLES / "gen_30x30_01.txt").read_text()
+        answer = quick.post("/api/solve", json={"puzzle": big, "engine": "ilp-cbc", "time_limit": 1})
+        assert answer.status_code == 200 and time.perf_counter() - began < 20
+        record = answer.json()
+        assert (record["status"], record["paths"], record["width"]) == ("unknown", {}, 30)
+
+
+def test_a_real_server_stops_the_job_of_a_client_that_went_away(tmp_path):
+    """Against `cpflow serve` itself: a count that would run 30 s is stopped when its client hangs up."""
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path / "serve.log"
+    command = [sys.executable, "-m", "cpflow", "serve", "--port", str(port), "--workers", "1"]
+    with log.open("w") as err:
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                httpx.get(url)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        open_board = "R" + "." * 38 + "B\n" + ("." * 40 + "\n") * 38 + "B" + "." * 38 + "R\n"
+        slow = {"puzzle": open_board, "allow_touch": True, "allow_blanks": True, "time_limit": 30}
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.post(f"{url}/api/count", json=slow, timeout=2)
+        for _ in range(100):
+            if "stopped a count job (the client went away)" in log.read_text():
+                break
+            time.sleep(0.1)
+        assert "stopped a count job (the client went away); its worker was replaced" in log.read_text()
+        again = httpx.post(f"{url}/api/solve", json={"puzzle": STARTER}, timeout=30)
+        assert again.json()["status"] == "solved"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+# ---- the worker pool on its own ----
+
+
+def nap(ask: dict, limits: Limits) -> float:
+    """A task that takes its time (a stand-in for a long solve)."""
+    time.sleep(ask["seconds"])
+    return ask["seconds"]
+
+
+async def _never_gone() -> bool:
+    return False
+
+
+def in_pool(limits: Limits, body) -> object:
+    """Run `body(jobs)` with a started pool, then stop it."""
+
+    async def main():
+        jobs = Jobs(limits)
+        jobs.start()
+        try:
+            return await body(jobs)
+        finally:
+            jobs.stop()
+
+    return asyncio.run(main())
+
+
+def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced():
+    async def body(jobs: Jobs):
+        await jobs.run(nap, {"seconds": 0}, _never_gone)  # the worker is warm
+        (before,) = jobs.workers
+        began = time.perf_counter()
+        left = asyncio.get_running_loop().time() + 0.3
+
+        async def gone() -> bool:
+            return asyncio.get_running_loop().time() > left
+
+        with pytest.raises(Gone):
+            await jobs.run(nap, {"seconds": 60}, gone)
+        assert time.perf_counter() - began < 10 and not before.process.is_alive()
+        (after,) = jobs.workers
+        assert after is not before and after.process.is_alive()
+        status, record = await jobs.run(tasks.solve, _ask(STARTER), _never_gone)
+        assert (status, record["status"]) == ("ok", "solved")
+
+    in_pool(Limits(workers=1), body)
+
+
+def test_a_job_past_its_time_limit_and_grace_is_stopped():
+    async def body(jobs: Jobs):
+        with pytest.raises(Overdue):
+            await jobs.run(nap, {"seconds": 60, "time_limit": 0.2}, _never_gone)
+        status, answer = await jobs.run(nap, {"seconds": 0.01, "time_limit": 5}, _never_gone)
+        return status, answer
+
+    assert in_pool(Limits(workers=1, grace=0.3), body) == ("ok", 0.01)
+
+
+def test_more_requests_than_workers_and_queue_are_refused_at_once():
+    async def body(jobs: Jobs):
+        running = [asyncio.ensure_future(jobs.run(nap, {"seconds": 1}, _never_gone)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy):
+            await jobs.run(nap, {"seconds": 0}, _never_gone)
+        return await asyncio.gather(*running)
+
+    assert in_pool(Limits(workers=1, queue=1), body) == [("ok", 1), ("ok", 1)]
+
+
+def test_a_bad_puzzle_fails_in_the_worker_with_the_cli_line():
+    status, failure = tasks.run(tasks.solve, _ask("RR\n.\n"), LIMITS)
+    assert status == "failed" and failure == tasks.Failure(400, "puzzle:2:2: row has 1 cells, the first row has 2")
+
+
+def _ask(text: str) -> dict:
+    return {"puzzle": text, "name": "puzzle", "input_format": "auto", "index": 1, "engine": "cpsat", "time_limit": 5}
+
+
+# ---- `cpflow serve`'s exit codes ----
+
+
+def test_serve_exits_1_when_the_port_is_taken():
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "cpflow", "serve", "--port", str(port), "--workers", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "address already in use" in done.stderr
+
+
+def test_serve_exits_2_on_bad_usage_and_without_the_web_extra(monkeypatch, capsys):
+    assert runner.invoke(cli, ["serve", "--port", "70000"]).exit_code == 2
+    from cpflow.web import server
+
+    monkeypatch.setattr(server.importlib.util, "find_spec", lambda name: None)
+    assert server.serve("127.0.0.1", 8000) == 2
+    assert "pip install 'cpflow[web]'" in capsys.readouterr().err

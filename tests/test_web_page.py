@@ -1,0 +1,259 @@
+"""The page of `cpflow serve` in a real Chromium, driven by Playwright, against a real server.
+
+A player clicks a 5x5 puzzle in and solves it (the drawing checked by its SVG elements
+and by a screenshot's pixels at cell centres), asks whether a pasted puzzle is unique,
+uploads a bad file, follows a link, uses the keyboard, and edits variant boards.
+
+Chromium is Debian's `chromium` package (Playwright's own browser download is not
+needed): without it these tests skip, saying how to install it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from urllib.parse import unquote
+
+import pytest
+
+from conftest import PUZZLES, ROOT
+from cpflow.board.formats import parse, parse_solution
+from cpflow.board.verify import violations
+from cpflow.pictures.palette import colours
+from cpflow.workflows.unique import uniqueness
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install '.[test]'")
+pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[test]'")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+INSTALL = "install it with `sudo apt-get install chromium` (Debian, Ubuntu) or put `chromium` on PATH"
+if CHROMIUM is None and os.environ.get("CPFLOW_REQUIRE_BROWSER"):  # CI (.ci/run) must run these tests
+    pytest.fail(f"no Chromium, and CPFLOW_REQUIRE_BROWSER is set: {INSTALL}", pytrace=False)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=f"no Chromium: {INSTALL}")
+
+# starter_5x5, pair by pair: the page names the colours R, B, Y, G, O, C in the order they are placed.
+STARTER_PAIRS = [((0, 1), (1, 0)), ((0, 2), (0, 4)), ((1, 1), (2, 3))]
+STARTER_PAIRS += [((1, 4), (3, 0)), ((2, 0), (3, 1)), ((2, 2), (3, 3))]
+CLICKED = ".RB.B\nRY..G\nO.CY.\nGO.C.\n.....\n"  # what those clicks make
+TWO_SOLUTIONS = "B..G\n.GB.\n.RR.\n....\n"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`cpflow serve` on a free port, as a player would start it."""
+    import httpx
+
+    port = free_port()
+    command = [sys.executable, "-m", "cpflow", "serve", "--port", str(port), "--workers", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(300):
+        try:
+            if httpx.get(url).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    else:
+        process.kill()
+        pytest.fail(f"cpflow serve did not start: {process.stderr.read()}")
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    tab = context.new_page()
+    problems = []
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.goto(server)
+    tab.wait_for_selector("body[data-ready]")
+    yield tab
+    context.close()
+    assert problems == [], problems
+
+
+def click_cell(page, cell) -> None:
+    page.click(f'#editor [data-cell="{cell[0]},{cell[1]}"]')
+
+
+def puzzle_in_address(page) -> str:
+    return unquote(page.url.split("#puzzle=", 1)[1])
+
+
+def pixel(image, x: float, y: float) -> tuple[int, int, int]:
+    return image.getpixel((int(x), int(y)))[:3]
+
+
+def near(rgb, expected, slack: int = 40) -> bool:
+    return all(abs(a - b) <= slack for a, b in zip(rgb, expected, strict=True))
+
+
+def test_a_clicked_in_puzzle_is_solved_and_drawn(page):
+    from PIL import Image
+
+    for a, b in STARTER_PAIRS:
+        click_cell(page, a)
+        click_cell(page, b)
+    assert page.locator("#editor .e-dot").count() == 12
+    assert puzzle_in_address(page) == CLICKED
+    page.click("#solve")
+    page.wait_for_selector("#result svg")
+    assert page.inner_text("#status").startswith("Solved")
+    drawing = page.locator("#result svg")
+    assert drawing.locator("polyline.pipe").count() == 6 and drawing.locator("circle.dot").count() == 12
+    # Every cell's centre shows its path's colour, as the one solution has it.
+    puzzle = parse(CLICKED)[0]
+    rgb = colours(puzzle)
+    colour_of = uniqueness(puzzle).solutions[0].colour_of()
+    shot = Image.open(io.BytesIO(drawing.screenshot())).convert("RGB")
+    width, height = shot.size
+    for (r, c), colour in colour_of.items():
+        seen = pixel(shot, (c + 0.5) * width / 5, (r + 0.5) * height / 5)
+        assert near(seen, rgb[colour]), ((r, c), colour, seen, rgb[colour])
+
+
+def test_a_not_unique_puzzle_shows_both_solutions(page):
+    page.click("#load summary")
+    page.fill("#text", TWO_SOLUTIONS)
+    page.click("#read")
+    page.wait_for_function("document.querySelectorAll('#editor .e-dot').length === 6")
+    page.click("#unique")
+    page.wait_for_selector("#result svg")
+    assert page.inner_text("#status").startswith("Not unique: two solutions")
+    drawing = page.locator("#result svg")
+    assert drawing.locator("circle.dot").count() == 12 and drawing.locator("polygon.mark").count() > 0
+    box = drawing.bounding_box()
+    assert box["width"] > 1.8 * box["height"]  # two boards side by side
+
+
+BAD_FILES = ["classic_colour_once.txt", "invalid_utf8_truncated_sequence.txt", "utf16_bom.txt", "nul_bytes.txt"]
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_a_bad_file_shows_the_cli_message_and_the_page_goes_on(page, name, monkeypatch):
+    from typer.testing import CliRunner
+
+    from cpflow.cli import app
+
+    monkeypatch.chdir(ROOT / "tests" / "bad_inputs")
+    expected = CliRunner().invoke(app, ["solve", name]).stderr.strip()
+    page.click("#load summary")
+    page.set_input_files("#file", name)
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == expected
+    page.fill("#text", (PUZZLES / "starter_5x5.txt").read_text())
+    page.click("#read")
+    page.wait_for_function("document.querySelectorAll('#editor .e-dot').length === 12")
+    page.click("#solve")
+    page.wait_for_selector("#result svg")
+    assert page.inner_text("#status").startswith("Solved") and page.is_hidden("#error")
+
+
+def test_a_link_reproduces_the_puzzle(page, browser):
+    page.click("#load summary")
+    page.fill("#text", (PUZZLES / "holes_8x8_01.txt").read_text())
+    page.click("#read")
+    page.wait_for_selector("#status:has-text('Loaded')")
+    link = page.url
+    other = browser.new_page()
+    other.goto(link)
+    other.wait_for_selector("body[data-ready]")
+    assert other.locator("#editor .e-hole").count() == page.locator("#editor .e-hole").count() > 0
+    assert other.locator("#editor .e-wall").count() == page.locator("#editor .e-wall").count() > 0
+    assert puzzle_in_address(other) == puzzle_in_address(page)
+    other.close()
+
+
+def test_the_keyboard_places_and_removes_endpoints(page):
+    page.focus("#editor")
+    page.keyboard.press("Enter")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    assert puzzle_in_address(page).splitlines()[0] == "R...R"
+    page.keyboard.press("Delete")
+    assert page.locator("#editor .e-dot").count() == 1
+    page.keyboard.press("Shift+ArrowDown")  # a wall below the cursor makes the board a variant
+    assert puzzle_in_address(page).startswith("board 5x5\n") and "walls 0,4|1,4" in puzzle_in_address(page)
+    page.keyboard.press("s")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "has one endpoint" in page.inner_text("#error")
+
+
+def test_tools_make_holes_and_bridges_and_the_server_solves_them(page):
+    page.fill("#width", "3")
+    page.fill("#height", "3")
+    page.click("#new")
+    page.check("input[value=bridge]")
+    click_cell(page, (1, 1))
+    page.check("input[value=endpoint]")
+    for cell in [(0, 1), (2, 1), (1, 0), (1, 2)]:
+        click_cell(page, cell)
+    page.check("input[value=hole]")
+    for cell in [(0, 0), (0, 2), (2, 0), (2, 2)]:
+        click_cell(page, cell)
+    assert puzzle_in_address(page) == "board 3x3\n#R#\nB+B\n#R#\n"
+    page.click("#solve")
+    page.wait_for_selector("#result svg")
+    assert page.inner_text("#status").startswith("Solved")
+    assert page.locator("#result svg polyline.overpass").count() == 1
+
+
+def test_a_generated_hex_puzzle_is_loaded_and_solved(page):
+    page.fill("#width", "6")
+    page.fill("#height", "5")
+    page.select_option("#shape", "hex")
+    page.click("#generate")
+    page.wait_for_selector("#status:has-text('Generated')")
+    assert page.locator("#editor .e-cell").count() == 30
+    assert puzzle_in_address(page).startswith("board 6x5 hex\n")
+    page.click("#solve")
+    page.wait_for_selector("#status:has-text('Solved')")
+    assert page.locator("#result svg polygon.cell").count() == 30
+
+
+def test_a_board_over_the_limit_is_refused_with_a_message(page):
+    page.fill("#width", "80")
+    page.fill("#height", "80")
+    page.click("#new")
+    assert "2500 cells at most" in page.inner_text("#error")
+
+
+def test_the_puzzle_solution_and_pictures_download(page, tmp_path):
+    page.click("#load summary")
+    page.fill("#text", (PUZZLES / "starter_5x5.txt").read_text())
+    page.click("#read")
+    page.wait_for_selector("#status:has-text('Loaded')")
+    page.click("#solve")
+    page.wait_for_selector("#status:has-text('Solved')")
+    saved = {}
+    for button in ["puzzle", "solution", "svg", "png"]:
+        with page.expect_download() as download:
+            page.click(f"#get-{button}")
+        saved[button] = tmp_path / download.value.suggested_filename
+        download.value.save_as(saved[button])
+    puzzle = parse(saved["puzzle"].read_text())[0]
+    assert puzzle == parse((PUZZLES / "starter_5x5.txt").read_text())[0]
+    assert violations(puzzle, parse_solution(puzzle, saved["solution"].read_text())) == []
+    assert saved["svg"].read_text().count('class="pipe"') == 6
+    assert saved["png"].read_bytes().startswith(b"\x89PNG")
