@@ -45,3 +45,11 @@ class GenerationFailed(CpflowError):
 
 class ModelTooLarge(CpflowError):
     """The puzzle's model would need more memory than the machine has free."""
+
+
+class ScreenshotUnreadable(CpflowError):
+    """A screenshot in which no board could be read, or whose dots do not pair up by colour."""
+
+
+class NotAnImage(ScreenshotUnreadable):
+    """The data given as a screenshot is not a picture OpenCV can decode (PNG, JPEG, ...)."""

@@ -1,0 +1,24 @@
+"""Screenshot import: a picture of the game in, a puzzle out (needs the `vision` extra: OpenCV, numpy).
+
+- `screenshot`: `read_screenshot(data, debug_dir)`, decoding and the steps below in order;
+- `board`: the board's grid lines (the lattice), hence its size and cells;
+- `dots`: which cells hold an endpoint dot, and its colour;
+- `holes`: the cells a shaped board leaves out;
+- `colours`: the dots paired by comparing them with each other, each pair named;
+- `debug`: the intermediate images, for seeing why an import went wrong;
+- `synthetic`: screenshots made from puzzles in the game's style, for tests and benchmarks.
+
+Nothing here is imported by the rest of cpflow except on `cpflow import` (and the web
+page's upload), so solving never pays for OpenCV.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def read_screenshot(data: bytes, debug_dir: Path | None = None, name: str = "screenshot"):
+    """The puzzle a screenshot shows: see `cpflow.vision.screenshot.read_screenshot`."""
+    from cpflow.vision.screenshot import read_screenshot as read
+
+    return read(data, debug_dir, name)

@@ -1,0 +1,247 @@
+"""Finding the board in a screenshot: its grid lines, hence its cells.
+
+A grid line is a ridge: a thin line lighter (dark theme) or darker (light theme) than
+the pixels a few pixels to either side of it. Pipes and dots are too wide to be ridges
+and their edges are steps, so the ridge mask keeps the grid, some text and little else.
+Summing the mask down each column gives a profile whose peaks are vertical lines; the
+board's lines are the longest run of strong peaks an equal step apart (the lattice),
+and the step is the same across and down, since cells are square.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from cpflow.board.errors import ScreenshotUnreadable
+
+RIDGE = 14  # grey levels a line pixel stands out from both sides, at least
+REACH = (2, 3, 5, 8)  # pixels to each side looked at for a ridge: lines 1 to 14 pixels wide
+RUN = 7  # pixels: shorter vertical (horizontal) runs of ridge are not line
+SMALLEST_CELL = 11  # pixels, in the working image
+FEWEST_CELLS = 5
+STRONG = 0.35  # a lattice line's strength, at least, relative to the lattice's strongest
+CARRIED = 0.4  # share of the lattice's lines that must run on through a row (column) for it to join
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """The board's grid lines, in pixels of the working image: `xs` left to right, `ys` top to bottom."""
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.xs) - 1
+
+    @property
+    def height(self) -> int:
+        return len(self.ys) - 1
+
+    @property
+    def step(self) -> float:
+        return ((self.xs[-1] - self.xs[0]) / self.width + (self.ys[-1] - self.ys[0]) / self.height) / 2
+
+    def centre(self, row: int, col: int) -> tuple[float, float]:
+        """The centre of a cell, (x, y) in pixels."""
+        return (self.xs[col] + self.xs[col + 1]) / 2, (self.ys[row] + self.ys[row + 1]) / 2
+
+
+def ridges(image: np.ndarray, axis: int) -> np.ndarray:
+    """Where thin lines run along `axis` (0: vertical lines, 1: horizontal ones): a 0/1 mask."""
+    return line_mask(ridge_strength(image, axis), axis)
+
+
+def line_mask(strength: np.ndarray, axis: int) -> np.ndarray:
+    """The ridges strong enough and long enough to be lines along `axis`: a 0/1 mask."""
+    mask = (strength >= RIDGE).astype(np.uint8)
+    run = (1, RUN) if axis == 0 else (RUN, 1)  # (width, height)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, run))
+
+
+def ridge_strength(image: np.ndarray, axis: int) -> np.ndarray:
+    """By how much each pixel stands out, lighter or darker, from the pixels a few to either side
+    across `axis` (0: left and right, for vertical lines), in its most telling channel."""
+    height, width = image.shape[:2]
+    size = image.shape[1 - axis]
+    found = np.zeros_like(image)
+    for reach in REACH:
+        # Beyond the picture's edge, its edge pixel again (np.roll would wrap round).
+        if axis == 0:
+            padded = cv2.copyMakeBorder(image, 0, 0, reach, reach, cv2.BORDER_REPLICATE)
+            before, after = padded[:, :size], padded[:, 2 * reach : 2 * reach + size]
+        else:
+            padded = cv2.copyMakeBorder(image, reach, reach, 0, 0, cv2.BORDER_REPLICATE)
+            before, after = padded[:size], padded[2 * reach : 2 * reach + size]
+        # Saturating differences: how much lighter (darker) a pixel is than both sides.
+        light = cv2.min(cv2.subtract(image, before), cv2.subtract(image, after))
+        dark = cv2.min(cv2.subtract(before, image), cv2.subtract(after, image))
+        found = cv2.max(found, cv2.max(light, dark))
+    # OpenCV's reduce: numpy's max over the channels is six times slower.
+    return cv2.reduce(found.reshape(height * width, 3), 1, cv2.REDUCE_MAX).reshape(height, width)
+
+
+def profile(mask: np.ndarray, axis: int) -> np.ndarray:
+    """How much line runs along each column (axis 0) or row (axis 1), smoothed over 3 pixels."""
+    counts = mask.sum(axis=axis).astype(float)
+    return np.convolve(counts, np.ones(3), mode="same")
+
+
+def peaks(strength: np.ndarray) -> list[tuple[int, float]]:
+    """Columns (rows) that stand out as lines: local maxima well above the typical column."""
+    floor = max(3.0 * RUN, 4 * float(np.median(strength)), 0.08 * float(strength.max(initial=0)))
+    found = []
+    for i in range(1, len(strength) - 1):
+        here = strength[i]
+        if here >= floor and here >= strength[max(0, i - 3) : i + 4].max():
+            if not found or i - found[-1][0] > 3:
+                found.append((i, float(here)))
+    return found
+
+
+def chains(
+    found: list[tuple[int, float]], longest_step: float, size: int
+) -> list[tuple[float, list[tuple[int, float]]]]:
+    """Runs of peaks an equal step apart (each with its step), at least FEWEST_CELLS + 1 long,
+    in a profile `size` pixels long."""
+    runs = []
+    for i, (a, strength_a) in enumerate(found):
+        for b, strength_b in found[i + 1 :]:
+            step = b - a
+            if step < SMALLEST_CELL:
+                continue
+            if step > longest_step:
+                break
+            if min(strength_a, strength_b) < STRONG * max(strength_a, strength_b):
+                continue
+            run = _extend(found, [(a, strength_a), (b, strength_b)], step, size)
+            if len(run) > FEWEST_CELLS:
+                first, last = run[0][0], run[-1][0]
+                runs.append(((last - first) / (len(run) - 1), run))
+    return runs
+
+
+def _extend(
+    found: list[tuple[int, float]], run: list[tuple[int, float]], step: float, size: int
+) -> list[tuple[int, float]]:
+    """The run grown both ways while a strong enough peak stands one step further.
+
+    One line may be missing between two found ones (a line between two cells tinted
+    by pipes of other colours can vanish), and the last line may be the picture's edge
+    (a screenshot cut to the board: a line on the edge is no ridge); each is put in where
+    it should be, strength 0.
+    """
+    at = [p for p, _ in found]
+    tolerance = max(2.0, 0.06 * step)
+
+    def strong(target: float, top: float) -> tuple[int, float] | None:
+        near = found[bisect_left(at, target - tolerance) : bisect_right(at, target + tolerance)]
+        near = [p for p in near if p[1] >= STRONG * top]
+        return max(near, key=lambda p: p[1]) if near else None
+
+    for direction in (1, -1, 1):  # forward again: a first pair has too few lines to take an edge
+        while True:
+            top = max(s for _, s in run)
+            step = (run[-1][0] - run[0][0]) / (len(run) - 1)  # refined as the run grows
+            end = run[-1][0] if direction == 1 else run[0][0]
+            target = end + direction * step
+            grown = [best] if (best := strong(target, top)) else []
+            if not grown and len(run) >= 3 and (beyond := strong(end + 2 * direction * step, top)):
+                grown = [(round(target), 0.0), beyond]
+            if not grown and len(run) >= 3 and -2 * tolerance <= target <= size - 1 + 2 * tolerance:
+                if target <= tolerance or target >= size - 1 - tolerance:  # at the picture's edge
+                    grown = [(min(max(round(target), 0), size - 1), 0.0)]
+            if not grown:
+                break
+            run = [*run, *grown] if direction == 1 else [*reversed(grown), *run]
+    return run
+
+
+def _score(run: list[tuple[int, float]]) -> float:
+    """How surely a run is the board's lines: their strength, less a typical line's for each
+    line put in between two found ones (else a run at half the step, through the middle of
+    every cell, would score as well as the board's own); a line put in at the picture's
+    edge, at an end of the run, costs nothing."""
+    seen = [s for _, s in run if s > 0]
+    missing = sum(1 for _, s in run[1:-1] if s == 0)
+    return sum(seen) - float(np.median(seen)) * missing
+
+
+def find_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
+    """The board's grid lines, from the picture's `ridges` both ways; ScreenshotUnreadable when
+    no grid of square cells stands out."""
+    height, width = vertical.shape
+    longest_step = min(height, width) / (FEWEST_CELLS - 1)
+    across = chains(peaks(profile(vertical, 0)), longest_step, width)
+    down = chains(peaks(profile(horizontal, 1)), longest_step, height)
+    if not across or not down:
+        raise ScreenshotUnreadable("no board found: no grid of lines in the picture")
+    best = None
+    for step_x, xs in across:
+        for step_y, ys in down:
+            if abs(step_x - step_y) > 0.05 * max(step_x, step_y):
+                continue
+            score = (_score(xs) + _score(ys), len(xs) + len(ys))  # on a tie, the run that takes the edges
+            if best is None or score > best[0]:
+                best = (score, xs, ys)
+    if best is None:
+        raise ScreenshotUnreadable("no board found: the grid lines found do not make square cells")
+    _, xs, ys = best
+    found = trim(Lattice(tuple(float(x) for x, _ in xs), tuple(float(y) for y, _ in ys)), vertical, horizontal)
+    return grow(found, vertical, horizontal)
+
+
+def trim(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
+    """The lattice less its end rows and columns that the lines across do not run through
+    (a row of buttons under the board, in line with its rows by chance)."""
+    xs, ys = list(lattice.xs), list(lattice.ys)
+    for lines, across, mask in ((ys, xs, vertical), (xs, ys, horizontal)):
+        while len(lines) > FEWEST_CELLS + 1 and not _carried(mask, across, lines[-2], lines[-1], mask is vertical):
+            lines.pop()
+        while len(lines) > FEWEST_CELLS + 1 and not _carried(mask, across, lines[1], lines[0], mask is vertical):
+            lines.pop(0)
+    return Lattice(tuple(xs), tuple(ys))
+
+
+def grow(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
+    """The lattice grown by a row or column wherever its lines run on beyond it.
+
+    An edge line can be faint (half drawn, or crossed by tinted cells of a played board)
+    where the lines across it are not: a row is the board's if the lattice's vertical
+    lines continue through it.
+    """
+    xs, ys = list(lattice.xs), list(lattice.ys)
+    step = lattice.step
+    for _ in range(2 * (len(xs) + len(ys))):
+        grown = False
+        for lines, across, mask in ((ys, xs, vertical), (xs, ys, horizontal)):
+            for end, direction in ((-1, 1), (0, -1)):
+                beyond = lines[end] + direction * step
+                if _carried(mask, across, lines[end], beyond, mask is vertical):
+                    lines.insert(len(lines) if end == -1 else 0, beyond)
+                    grown = True
+        if not grown:
+            break
+    return Lattice(tuple(xs), tuple(ys))
+
+
+def _carried(mask: np.ndarray, lines: list[float], start: float, stop: float, vertical: bool) -> bool:
+    """Whether the inner `lines` run on from `start` to `stop` (rows for vertical lines, else columns).
+
+    Inner lines only: the board's edge lines may run on into a frame round the board.
+    A line runs on if it is there over half the way; CARRIED of them must.
+    """
+    low, high = sorted((round(start), round(stop)))
+    size = mask.shape[0] if vertical else mask.shape[1]
+    if low < 0 or high >= size:
+        return False
+    running = 0
+    for at in lines[1:-1]:
+        near = slice(max(0, round(at) - 1), round(at) + 2)
+        band = mask[low + 2 : high - 1, near] if vertical else mask[near, low + 2 : high - 1].T
+        running += bool(band.size) and band.any(axis=1).mean() >= 0.5
+    return running >= CARRIED * (len(lines) - 2)

@@ -1,0 +1,135 @@
+"""Finding the endpoint dots: which cells hold one, and the dot's colour.
+
+A dot is a disc of about two thirds of its cell, so a ring of points round the cell's
+centre all take its colour; a pipe through the cell (a partly played board) is a band a
+third of a cell wide and covers only part of that ring, whichever way it turns. The ring
+is read away from the centre, where the game's colour-blind letters sit. A dot must also
+stand out from the cell's corners (the empty board, or the faint tint of a pipe's cell).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cpflow.board.grid import Cell
+from cpflow.vision.board import Lattice
+
+RADII = (0.21, 0.25, 0.28)  # of a cell: the ring read, inside the smallest dot, outside a pipe's band
+ANGLES = 24
+CORNER = 0.36  # of a cell, from the centre along each axis: the board beside the dot
+SAME = 16.0  # Lab distance within which a ring point has the dot's colour
+COVERED = 0.85  # share of the ring's points of the dot's or the board's colour that must be the dot's
+OUTSIDE = 0.62  # of a cell, from the centre toward each side: in the next cell, past the grid line
+CONTRAST = 10.0  # Lab distance a dot stands from the cell's corners, at least
+SMALLER = 0.8  # a disc less than this times the typical dot's radius is no dot
+
+
+@dataclass(frozen=True)
+class Dot:
+    """An endpoint dot: its cell, its colour (CIE Lab, and the image's BGR) and its radius (of a cell)."""
+
+    cell: Cell
+    lab: tuple[float, float, float]
+    bgr: tuple[int, int, int]
+    radius: float
+
+
+def lab_image(image: np.ndarray) -> np.ndarray:
+    """The picture in CIE Lab (L 0..100), where distances follow what the eye tells apart."""
+    import cv2
+
+    return cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+
+
+def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Lattice) -> list[Dot]:
+    """The dots on the board, in reading order (`lab`: the picture in Lab, see `lab_image`)."""
+    found = []
+    for row in range(lattice.height):
+        for col in range(lattice.width):
+            dot = _dot_at(image, lab, lattice, row, col)
+            if dot:
+                found.append(dot)
+    # All of the game's dots are one size: a smaller disc is a pipe's round end, blurred.
+    typical = float(np.median([dot.radius for dot in found])) if found else 0.0
+    return [dot for dot in found if dot.radius >= SMALLER * typical]
+
+
+def ring(lattice: Lattice, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel coordinates (ys, xs) of the ring of points round a cell's centre."""
+    (x, y), step = lattice.centre(row, col), lattice.step
+    angles = np.linspace(0, 2 * np.pi, ANGLES, endpoint=False)
+    radii = np.repeat(np.array(RADII) * step, ANGLES)
+    turns = np.tile(angles, len(RADII))
+    return np.round(y + radii * np.sin(turns)).astype(int), np.round(x + radii * np.cos(turns)).astype(int)
+
+
+def corners(lattice: Lattice, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
+    (x, y), reach = lattice.centre(row, col), CORNER * lattice.step
+    dx, dy = np.array([-1, 1, -1, 1]) * reach, np.array([-1, -1, 1, 1]) * reach
+    return np.round(y + dy).astype(int), np.round(x + dx).astype(int)
+
+
+def _pipe_sides(lab: np.ndarray, lattice: Lattice, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> int:
+    """Through how many sides of the cell the colour runs on into the next cell: a dot's own
+    pipe leaves by one side at most, a pipe through the cell by two. The next cell's own
+    background (a tint of another colour, say) is told from a pipe by its corners."""
+    height, width = lab.shape[:2]
+    (x, y), reach = lattice.centre(row, col), OUTSIDE * lattice.step
+    spread = np.array([-0.06, 0.0, 0.06]) * lattice.step
+    sides = 0
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        xs, ys = x + dc * reach + (spread if dr else 0), y + dr * reach + (spread if dc else 0)
+        points = lab[np.round(ys).astype(int).clip(0, height - 1), np.round(xs).astype(int).clip(0, width - 1)]
+        probe = np.median(np.atleast_2d(points), axis=0)
+        backgrounds = [board]
+        if 0 <= row + dr < lattice.height and 0 <= col + dc < lattice.width:
+            cy, cx = corners(lattice, row + dr, col + dc)
+            backgrounds.append(np.median(lab[cy.clip(0, height - 1), cx.clip(0, width - 1)], axis=0))
+        to_dot = np.linalg.norm(probe - colour)
+        sides += bool(to_dot < SAME and all(to_dot < np.linalg.norm(probe - b) for b in backgrounds))
+    return sides
+
+
+def _dot_at(image: np.ndarray, lab: np.ndarray, lattice: Lattice, row: int, col: int) -> Dot | None:
+    """The dot in a cell, or None: the ring one colour, and that colour not the board's."""
+    height, width = lab.shape[:2]
+    ys, xs = ring(lattice, row, col)
+    ys, xs = ys.clip(0, height - 1), xs.clip(0, width - 1)
+    colours = lab[ys, xs]
+    middle = np.median(colours, axis=0)
+    cy, cx = corners(lattice, row, col)
+    board = np.median(lab[cy.clip(0, height - 1), cx.clip(0, width - 1)], axis=0)
+    if np.linalg.norm(middle - board) < CONTRAST:
+        return None
+    # A ring point is the dot's if it has the ring's colour and not the board's: on a light
+    # board a pale pipe and the tint of its cell are close, but the tint is the corners'.
+    # Points of neither colour (a colour-blind letter's ink, an edge) do not count.
+    to_dot, to_board = np.linalg.norm(colours - middle, axis=1), np.linalg.norm(colours - board, axis=1)
+    on_dot = (to_dot < SAME) & (to_dot < to_board)
+    on_board = (to_board < SAME) & ~on_dot
+    if on_dot.mean() < 0.5 or on_dot.sum() < COVERED * (on_dot.sum() + on_board.sum()):
+        return None
+    if _pipe_sides(lab, lattice, row, col, middle, board) >= 2:  # a pipe through the cell, blurred into a disc
+        return None
+    bgr = np.median(image[ys, xs], axis=0)
+    radius = _radius(lab, lattice, row, col, middle, board)
+    return Dot((row, col), tuple(float(v) for v in middle), tuple(int(v) for v in bgr), radius)
+
+
+def _radius(lab: np.ndarray, lattice: Lattice, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> float:
+    """How far the colour reaches from the cell's centre (of a cell), the median of eight directions
+    (a pipe leaving the disc lengthens one or two; a letter's ink inside the disc changes none)."""
+    height, width = lab.shape[:2]
+    (x, y), step = lattice.centre(row, col), lattice.step
+    steps = np.arange(RADII[0], 0.5, 0.02)  # from the ring out: inside it may stand a colour-blind letter
+    reaches = []
+    for angle in np.linspace(0, 2 * np.pi, 8, endpoint=False):
+        xs = np.round(x + steps * step * np.cos(angle)).astype(int).clip(0, width - 1)
+        ys = np.round(y + steps * step * np.sin(angle)).astype(int).clip(0, height - 1)
+        points = lab[ys, xs]
+        to_dot, to_board = np.linalg.norm(points - colour, axis=1), np.linalg.norm(points - board, axis=1)
+        inside = (to_dot < SAME) & (to_dot < to_board)
+        reaches.append(steps[inside][-1] if inside.any() else 0.0)  # the farthest point of the colour
+    return float(np.median(reaches))

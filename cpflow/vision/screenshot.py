@@ -1,0 +1,84 @@
+"""A screenshot of the game in, a puzzle out: decode, find the board, find the dots, pair them.
+
+The picture is read at a working size (the longer side at most WORKING pixels), which
+keeps a 1440x2560 phone screenshot fast and changes nothing a board needs: its cells
+stay tens of pixels wide.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cpflow.board.errors import NotAnImage, ScreenshotUnreadable
+from cpflow.board.grid import Puzzle
+from cpflow.vision import debug
+from cpflow.vision.board import find_lattice, ridges
+from cpflow.vision.colours import name_pairs, pair_dots
+from cpflow.vision.dots import find_dots, lab_image
+from cpflow.vision.holes import find_holes
+
+WORKING = 1280  # pixels, the working image's longer side at most
+MAX_PIXELS = 40_000_000  # a larger image is refused from its header, before it is decoded
+
+
+def read_screenshot(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -> Puzzle:
+    """The puzzle a screenshot shows (PNG, JPEG, ...); ScreenshotUnreadable, with a one-line
+    reason, when no board can be read from it. `debug_dir` receives the intermediate images."""
+    image = decode(data)
+    vertical, horizontal = ridges(image, 0), ridges(image, 1)
+    if debug_dir is not None:
+        debug.write_lines(debug_dir, image, vertical, horizontal)
+    lattice = find_lattice(vertical, horizontal)
+    lab = lab_image(image)
+    dots = find_dots(image, lab, lattice)
+    holes = find_holes(lab, lattice, vertical, horizontal)
+    try:
+        named = name_pairs(pair_dots(dots))
+    except ScreenshotUnreadable:
+        if debug_dir is not None:
+            debug.write(debug_dir, image, lattice, dots, holes, None)
+        raise
+    if debug_dir is not None:
+        debug.write(debug_dir, image, lattice, dots, holes, named)
+    endpoints = {colour: (a.cell, b.cell) for colour, (a, b) in named.items()}
+    try:
+        return Puzzle.build(lattice.width, lattice.height, endpoints, holes=holes, name=name)
+    except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
+        raise ScreenshotUnreadable(f"no board found: {error}") from None
+
+
+def decode(data: bytes) -> np.ndarray:
+    """The picture as a BGR array at the working size; NotAnImage when it cannot be decoded."""
+    _check_size(data)
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # a broken file is said once, below
+    raw = np.frombuffer(data, dtype=np.uint8)
+    image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+    if image is None:
+        raise NotAnImage("not an image (PNG, JPEG, GIF, BMP, WebP), or a damaged one")
+    height, width = image.shape[:2]
+    shrink = WORKING / max(height, width)
+    if shrink < 1:
+        image = cv2.resize(image, (round(width * shrink), round(height * shrink)), interpolation=cv2.INTER_AREA)
+    return image
+
+
+def _check_size(data: bytes) -> None:
+    """Refuse a picture far larger than any screen from its header, before it is decoded."""
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # refused below, not warned about
+            with Image.open(io.BytesIO(data)) as header:
+                width, height = header.size
+    except Image.DecompressionBombError:
+        raise ScreenshotUnreadable("the image is far larger than a screenshot") from None
+    except OSError:
+        return  # not a format Pillow knows: OpenCV decides
+    if width * height > MAX_PIXELS:
+        raise ScreenshotUnreadable(f"the image of {width}x{height} pixels is far larger than a screenshot")

@@ -1,0 +1,244 @@
+"""Screenshot import: real screenshots of the game and synthetic ones read exactly; bad ones
+are refused in one line, and nothing half read is written."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import PUZZLES, ROOT, board
+from cpflow.board.errors import NotAnImage, ScreenshotUnreadable
+from cpflow.board.formats import load, load_solution, parse, picture
+from cpflow.board.grid import Puzzle
+from cpflow.cli import app
+
+pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+
+from cpflow.vision import read_screenshot  # noqa: E402
+from cpflow.vision.synthetic import Shot, draw, make  # noqa: E402
+
+SCREENSHOTS = ROOT.parent / "shared" / "screenshots"
+needs_screenshots = pytest.mark.skipif(not SCREENSHOTS.is_dir(), reason="../shared/screenshots is absent")
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def pairs(puzzle: Puzzle) -> tuple[int, int, list, set[frozenset]]:
+    """The board's size, holes and pairs of endpoint cells: the puzzle up to renaming colours."""
+    return puzzle.width, puzzle.height, puzzle.holes(), {frozenset(ends) for ends in puzzle.endpoints.values()}
+
+
+@needs_screenshots
+@pytest.mark.parametrize("shot", sorted(SCREENSHOTS.glob("*.png")), ids=lambda p: p.stem)
+def test_every_shared_screenshot_imports_exactly(shot):
+    expected = parse(shot.with_suffix(".txt").read_text(), str(shot))[0]
+    assert pairs(read_screenshot(shot.read_bytes())) == pairs(expected)
+
+
+SHOTS = [
+    Shot(5, 5, (720, 1480), seed=1),
+    Shot(6, 6, (1080, 2400), played=0.9, seed=2),
+    Shot(7, 7, (1080, 1920), light=True, seed=3),
+    Shot(8, 8, (720, 1480), quality=60, seed=4),
+    Shot(9, 9, (1440, 2560), played=0.5, quality=75, seed=5),
+    Shot(10, 10, (720, 1480), light=True, played=0.9, quality=85, seed=6),
+    Shot(11, 11, (1080, 2400), rescale=0.6, seed=7),
+    Shot(12, 12, (720, 1480), letters=True, seed=8),
+    Shot(13, 13, (1080, 1920), played=0.9, rescale=1.25, quality=95, seed=9),
+    Shot(14, 14, (720, 1480), light=True, letters=True, seed=10),
+    Shot(15, 15, (1080, 2400), played=0.5, quality=70, seed=11),
+    Shot(14, 18, (1080, 2400), played=0.9, seed=12),
+    Shot(8, 10, (1366, 768), quality=80, seed=13),
+    Shot(15, 15, (1366, 768), letters=True, played=0.5, seed=14),
+    Shot(5, 5, (1440, 2560), light=True, played=0.9, quality=60, rescale=0.8, seed=15),
+    Shot(10, 12, (720, 1480), played=0.9, letters=True, quality=90, seed=16),
+    Shot(8, 8, (1080, 2400), shaped=True, seed=17),
+    Shot(12, 12, (720, 1480), light=True, played=0.9, shaped=True, quality=85, seed=18),
+]
+
+
+@pytest.mark.parametrize("shot", SHOTS, ids=lambda s: s.kind)
+def test_synthetic_screenshots_import_exactly(shot):
+    data, puzzle = make(shot)
+    assert pairs(read_screenshot(data)) == pairs(puzzle)
+
+
+@pytest.mark.parametrize("margin", [0, 12])
+def test_a_screenshot_cut_to_the_board_imports_exactly(margin):
+    from PIL import Image
+
+    (puzzle,) = load(PUZZLES / "starter_8x8.txt")
+    whole = Image.open(io.BytesIO(draw(puzzle, Shot(8, 8, (1080, 2400)))))
+    left, top, step = _board_box(whole)
+    box = [round(v) for v in (left - margin, top - margin, left + 8 * step + margin, top + 8 * step + margin)]
+    cut = io.BytesIO()
+    whole.crop(box).save(cut, format="PNG")
+    assert pairs(read_screenshot(cut.getvalue())) == pairs(puzzle)
+
+
+def test_dots_are_named_after_the_game_colours_they_show():
+    data, puzzle = make(Shot(7, 7, (720, 1480), seed=21))
+    named = lambda p: {colour: frozenset(ends) for colour, ends in p.endpoints.items()}  # noqa: E731
+    assert named(read_screenshot(data)) == named(puzzle)
+
+
+def test_colours_that_look_alike_are_told_apart_by_comparing_dots():
+    alike = board(
+        """
+        B.b.P.M
+        .......
+        G.g.c.C
+        .......
+        B.b.P.M
+        .......
+        G.g.c.C
+        """
+    )
+    for shot in (Shot(7, 7, (720, 1480), quality=60), Shot(7, 7, (1080, 2400), light=True, rescale=0.6)):
+        named = read_screenshot(draw(alike, shot)).endpoints
+        assert {colour: frozenset(ends) for colour, ends in named.items()} == {
+            colour: frozenset(ends) for colour, ends in alike.endpoints.items()
+        }
+
+
+def test_more_pairs_than_the_game_has_colours_get_distinct_names():
+    from cpflow.vision.colours import name_pairs
+    from cpflow.vision.dots import Dot
+
+    dots = [Dot((k, side), (50.0, 3.0 * k, -2.0 * k), (0, 0, 0), 0.33) for k in range(40) for side in (0, 1)]
+    named = name_pairs([(dots[2 * k], dots[2 * k + 1]) for k in range(40)])
+    assert len(named) == 40 and not {".", "#", "+"} & set(named)
+
+
+def test_noise_and_blank_images_are_refused_in_one_line(tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    noise = (np.random.default_rng(1).random((1480, 720, 3)) * 255).astype("uint8")
+    for name, image in (("noise.png", Image.fromarray(noise)), ("blank.png", Image.new("RGB", (720, 1480)))):
+        Image.Image.save(image, tmp_path / name)
+        result = run("import", tmp_path / name, "--out", tmp_path / "out.txt")
+        assert result.exit_code == 1
+        assert result.stderr == f"{tmp_path / name}: no board found: no grid of lines in the picture\n"
+        assert result.stdout == "" and not (tmp_path / "out.txt").exists()
+
+
+def test_colours_that_do_not_pair_are_reported_and_nothing_is_written(tmp_path):
+    from PIL import Image, ImageDraw
+
+    shot = Shot(7, 7, (720, 1480), seed=22)
+    data, puzzle = make(shot)
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    (r, c) = next((r, c) for r in range(7) for c in range(7) if (r, c) not in puzzle.endpoint_colour())
+    left, top, step = _board_box(image)
+    x, y, radius = left + (c + 0.5) * step, top + (r + 0.5) * step, 0.32 * step
+    ImageDraw.Draw(image).ellipse((x - radius, y - radius, x + radius, y + radius), fill=(120, 60, 200))
+    image.save(tmp_path / "odd.png")
+    result = run("import", tmp_path / "odd.png", "--out", tmp_path / "odd.txt")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{tmp_path / 'odd.png'}: colours do not pair up: no dot of the same colour")
+    assert f"({r}, {c})" in result.stderr and result.stderr.count("\n") == 1
+    assert not (tmp_path / "odd.txt").exists()
+
+
+def _board_box(image) -> tuple[float, float, float]:
+    """Where the synthetic screenshot put the board: left, top and cell size in the image's pixels."""
+    from cpflow.vision.board import find_lattice, ridges
+    from cpflow.vision.screenshot import decode
+
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    picture = decode(buffer.getvalue())
+    lattice = find_lattice(ridges(picture, 0), ridges(picture, 1))
+    shrink = max(image.size) / max(decode(buffer.getvalue()).shape[:2])
+    return lattice.xs[0] * shrink, lattice.ys[0] * shrink, lattice.step * shrink
+
+
+def test_import_prints_the_puzzle_writes_it_with_out_and_solves_it_with_solve(tmp_path):
+    (puzzle,) = load(PUZZLES / "starter_5x5.txt")
+    (tmp_path / "starter.png").write_bytes(draw(puzzle, Shot(5, 5, (1080, 2400), quality=85)))
+    printed = run("import", tmp_path / "starter.png")
+    assert printed.exit_code == 0 and pairs(parse(printed.stdout)[0]) == pairs(puzzle)
+    written = run("import", tmp_path / "starter.png", "--out", tmp_path / "starter.txt", "--solve")
+    assert written.exit_code == 0, written.output
+    assert pairs(load(tmp_path / "starter.txt")[0]) == pairs(puzzle)
+    assert written.stdout.startswith("# starter: solved in ")
+
+
+def test_a_partly_played_board_imports_its_dots_only(tmp_path):
+    (puzzle,) = load(PUZZLES / "starter_7x7.txt")
+    solution = load_solution(puzzle, PUZZLES / "starter_7x7.solution.txt")
+    half = replace(solution, paths={k: path[: len(path) // 2 + 1] for k, path in solution.paths.items()})
+    for drawn in (solution, half):
+        assert pairs(read_screenshot(draw(puzzle, Shot(7, 7, (720, 1480)), drawn))) == pairs(puzzle)
+
+
+def test_debug_writes_the_intermediate_images(tmp_path):
+    data, _ = make(Shot(6, 6, (720, 1480), seed=23))
+    read_screenshot(data, tmp_path / "debug")
+    names = sorted(p.name for p in (tmp_path / "debug").iterdir())
+    assert names == ["0_lines.png", "1_board.png", "2_grid.png", "3_dots.png", "4_colours.png", "debug.png"]
+
+
+def test_a_file_that_is_not_an_image_or_is_missing_is_bad_usage(tmp_path):
+    (tmp_path / "shot.png").write_text("not a picture\n")
+    with pytest.raises(NotAnImage):
+        read_screenshot(b"not a picture")
+    bad = run("import", tmp_path / "shot.png")
+    assert bad.exit_code == 2 and bad.stderr.startswith(f"{tmp_path / 'shot.png'}: not an image")
+    data, _ = make(Shot(6, 6, (720, 1480), seed=24))
+    (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
+    cut = run("import", tmp_path / "cut.png")
+    assert (
+        cut.exit_code == 2
+        and cut.stderr == f"{tmp_path / 'cut.png'}: not an image (PNG, JPEG, GIF, BMP, WebP), or a damaged one\n"
+    )
+    missing = run("import", tmp_path / "none.png")
+    assert missing.exit_code == 2 and missing.stderr == f"{tmp_path / 'none.png'}: no such file\n"
+
+
+def test_a_shaped_board_is_written_in_the_board_format_with_its_holes():
+    data, puzzle = make(Shot(8, 8, (1080, 2400), shaped=True, seed=17))
+    found = read_screenshot(data)
+    assert picture(found).startswith("board 8x8\n") and found.holes() == puzzle.holes() != []
+
+
+def test_a_picture_far_larger_than_a_screen_is_refused_from_its_header():
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("1", (8_000, 8_000)).save(buffer, format="PNG")
+    with pytest.raises(ScreenshotUnreadable, match="far larger than a screenshot"):
+        read_screenshot(buffer.getvalue())
+
+
+def test_an_unreadable_board_raises_the_library_error():
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 600), (255, 255, 255)).save(buffer, format="JPEG")
+    with pytest.raises(ScreenshotUnreadable, match="^no board found"):
+        read_screenshot(buffer.getvalue())
+
+
+def test_without_the_vision_extra_import_says_how_to_install_it(tmp_path, monkeypatch):
+    for name in [m for m in sys.modules if m.startswith("cpflow.vision.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "cv2", None)  # import cv2 now raises ImportError
+    result = run("import", tmp_path / "shot.png")
+    assert result.exit_code == 2
+    assert result.stderr == "cpflow import needs OpenCV and numpy: pip install 'cpflow[vision]'\n"
+
+
+def test_solving_does_not_import_opencv():
+    command = [sys.executable, "-X", "importtime", "-m", "cpflow", "solve", str(PUZZLES / "starter_5x5.txt")]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=True)
+    assert "cv2" not in done.stderr and "cpflow.vision" not in done.stderr
