@@ -8,7 +8,10 @@ tested on its own: a full queue, a client that went away, a job past its time li
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import subprocess
+import sys
 import time
 
 import pytest
@@ -186,6 +189,110 @@ def test_read_gives_the_board_of_any_format(client):
     assert set(board["colours"]) == set(board["endpoints"])
 
 
+# ---- import: a screenshot's bytes in, the board as read answers it ----
+
+SCREENSHOTS = ROOT.parent / "shared" / "screenshots"
+
+
+def endpoint_pairs(board: dict) -> tuple[int, int, set[frozenset]]:
+    """A board of an answer (or a Puzzle's), up to renaming colours: its size and its pairs of endpoint cells."""
+    return board["width"], board["height"], {frozenset(map(tuple, ends)) for ends in board["endpoints"].values()}
+
+
+def png(image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("quality", [None, 80])
+def test_import_reads_a_synthetic_screenshot_as_read_answers_a_file(client, quality):
+    pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+    from cpflow.vision.synthetic import Shot, make
+
+    data, puzzle = make(Shot(7, 7, (1080, 2400), played=0.5, quality=quality, seed=3))
+    kind = "image/png" if quality is None else "image/jpeg"
+    answer = client.post("/api/import?name=shot.png", content=data, headers={"content-type": kind})
+    assert answer.status_code == 200, answer.json()
+    board = answer.json()
+    expected = tasks.board(puzzle)
+    assert endpoint_pairs(board) == endpoint_pairs(expected) and board["holes"] == []
+    assert (board["file"], board["index"], set(board["colours"])) == ("shot.png", 1, set(board["endpoints"]))
+    read = client.post("/api/read", json={"puzzle": board["text"], "name": "shot.png"}).json()
+    assert read == board  # the page's editor loads it as it loads a file
+
+
+def test_import_takes_a_gif_and_a_shaped_board(client):
+    pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+    from PIL import Image
+
+    from cpflow.vision.synthetic import Shot, make
+
+    data, puzzle = make(Shot(8, 8, (1080, 2400), shaped=True, seed=17))
+    gif = io.BytesIO()
+    Image.open(io.BytesIO(data)).convert("RGB").save(gif, format="GIF")
+    board = client.post("/api/import", content=gif.getvalue(), headers={"content-type": "image/gif"}).json()
+    assert endpoint_pairs(board) == endpoint_pairs(tasks.board(puzzle))
+    assert sorted(map(tuple, board["holes"])) == sorted(puzzle.holes()) and board["text"].startswith("board 8x8\n")
+
+
+def test_import_refuses_noise_with_422_and_not_an_image_with_400_in_the_cli_line(client, tmp_path):
+    pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+    import numpy as np
+    from PIL import Image
+
+    noise = png(Image.fromarray((np.random.default_rng(1).random((1480, 720, 3)) * 255).astype("uint8")))
+    assert len(noise) > LIMITS.max_bytes  # over the JSON endpoints' cap, under the images' cap
+    text = b".GY.Y\nGO..B\n"
+    for name, data, status in (("noise.png", noise, 422), ("shot.png", text, 400), ("shot.png", b"", 400)):
+        (tmp_path / name).write_bytes(data)
+        cli_line = runner.invoke(cli, ["import", str(tmp_path / name)]).stderr.strip()
+        answer = client.post(f"/api/import?name={tmp_path / name}", content=data, headers={"content-type": "image/png"})
+        assert (answer.status_code, answer.json()) == (status, {"error": cli_line})
+
+
+def test_import_refuses_an_image_over_its_cap_with_413(client):
+    over = b"\x89PNG" + bytes(LIMITS.max_image_bytes)
+    answer = client.post("/api/import", content=over, headers={"content-type": "image/png"})
+    assert answer.status_code == 413 and answer.json()["error"].endswith(f"limit of {LIMITS.max_image_bytes} bytes")
+    chunked = client.post("/api/import", content=iter([over[: len(over) // 2], over[len(over) // 2 :]]))
+    assert chunked.status_code == 413
+    assert client.post("/api/read", json={"puzzle": "." * LIMITS.max_bytes}).status_code == 413  # JSON keeps its cap
+
+
+def test_import_without_the_vision_extra_answers_501_saying_how_to_install_it(monkeypatch):
+    for name in [m for m in sys.modules if m.startswith("cpflow.vision")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "cv2", None)  # import cv2 now raises ImportError
+    status, failure = tasks.run(tasks.screenshot, {"image": b"", "name": "shot.png"}, LIMITS)
+    assert (status, failure.status) == ("failed", 501) and "pip install 'cpflow[vision]'" in failure.message
+
+
+def test_import_never_loads_opencv_in_the_server_process():
+    """The worker reads the screenshot; the process that serves never imports cv2."""
+    script = (
+        "import sys\n"
+        "from fastapi.testclient import TestClient\n"
+        "from cpflow.web.app import create_app\n"
+        "from cpflow.web.limits import Limits\n"
+        "if __name__ == '__main__':\n"
+        "    with TestClient(create_app(Limits(workers=1))) as client:\n"
+        "        answer = client.post('/api/import', content=b'not a picture')\n"
+        "    print(answer.status_code, 'cv2' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.stdout.split() == ["400", "False"], done.stderr
+
+
+@pytest.mark.skipif(not SCREENSHOTS.is_dir(), reason="../shared/screenshots is absent")
+def test_import_reads_a_shared_screenshot_of_the_game(client):
+    pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+    shot = sorted(SCREENSHOTS.glob("*.png"))[0]
+    board = client.post(f"/api/import?name={shot.name}", content=shot.read_bytes()).json()
+    expected = parse(shot.with_suffix(".txt").read_text(), str(shot))[0]
+    assert endpoint_pairs(board) == endpoint_pairs(tasks.board(expected))
+
+
 # ---- errors: the CLI's line, 4xx, and the server keeps serving ----
 
 
@@ -246,7 +353,8 @@ def test_the_page_and_the_api_documentation_are_served(client):
     assert client.get("/page.js").headers["content-type"].startswith("text/javascript")
     assert client.get("/page.css").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
-    assert {"/api/solve", "/api/unique", "/api/count", "/api/generate", "/api/render"} <= set(paths)
+    assert {"/api/solve", "/api/unique", "/api/count", "/api/generate", "/api/render", "/api/import"} <= set(paths)
+    assert "image/png" in paths["/api/import"]["post"]["requestBody"]["content"]
     docs = client.get("/docs").text
     assert "swagger-ui-bundle.js" in docs and "cdn" not in docs.lower()
 

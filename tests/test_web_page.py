@@ -2,7 +2,8 @@
 
 A player clicks a 5x5 puzzle in and solves it (the drawing checked by its SVG elements
 and by a screenshot's pixels at cell centres), asks whether a pasted puzzle is unique,
-uploads a bad file, follows a link, uses the keyboard, and edits variant boards.
+uploads a bad file, follows a link, uses the keyboard, edits variant boards, and
+imports a screenshot of the game (chosen or dropped) to check and solve.
 
 Chromium is Debian's `chromium` package (Playwright's own browser download is not
 needed): without it these tests skip, saying how to install it.
@@ -257,3 +258,102 @@ def test_the_puzzle_solution_and_pictures_download(page, tmp_path):
     assert violations(puzzle, parse_solution(puzzle, saved["solution"].read_text())) == []
     assert saved["svg"].read_text().count('class="pipe"') == 6
     assert saved["png"].read_bytes().startswith(b"\x89PNG")
+
+
+# ---- importing a screenshot ----
+
+
+def endpoint_pairs(puzzle) -> tuple[int, int, set[frozenset]]:
+    """The puzzle up to renaming colours: its size and its pairs of endpoint cells."""
+    return puzzle.width, puzzle.height, {frozenset(ends) for ends in puzzle.endpoints.values()}
+
+
+@pytest.fixture(scope="module")
+def screenshot(tmp_path_factory):
+    """A synthetic phone screenshot of starter_7x7 (JPEG, partly played), and the puzzle it shows."""
+    pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+    from cpflow.board.formats import load, load_solution
+    from cpflow.board.grid import Solution
+    from cpflow.vision.synthetic import Shot, draw
+
+    (puzzle,) = load(PUZZLES / "starter_7x7.txt")
+    solution = load_solution(puzzle, PUZZLES / "starter_7x7.solution.txt")
+    played = Solution({k: path[:3] for k, path in list(solution.paths.items())[:3]})
+    path = tmp_path_factory.mktemp("shots") / "starter_7x7.jpg"
+    path.write_bytes(draw(puzzle, Shot(7, 7, (1080, 2400), quality=85), played))
+    return path, puzzle
+
+
+def test_an_imported_screenshot_is_shown_in_the_editor_to_check_then_solved(page, screenshot):
+    path, puzzle = screenshot
+    assert page.get_by_label("Import screenshot").get_attribute("id") == "shot"  # found by its label
+    held = []
+    page.route("**/api/import*", lambda route: held.append(route))  # held until the page shows it is running
+    with page.expect_request("**/api/import*"):
+        page.set_input_files("#shot", path)
+    assert page.inner_text("#status").startswith("Importing starter_7x7.jpg")
+    assert page.is_disabled("#solve") and "busy" in page.get_attribute("body", "class")
+    while not held:  # the route handler runs when Playwright next hears from the browser
+        page.evaluate("0")
+    held[0].continue_()
+    page.wait_for_selector("#status:has-text('Imported starter_7x7.jpg')")
+    assert endpoint_pairs(parse(puzzle_in_address(page))[0]) == endpoint_pairs(puzzle)
+    assert page.locator("#editor .e-dot").count() == 2 * len(puzzle.endpoints)
+    assert page.is_visible("#shot-view img") and page.locator("#result svg").count() == 0  # not solved yet
+    click_cell(page, (6, 6))  # a fix: an endpoint too many, then taken away again
+    click_cell(page, (6, 6))
+    page.click("#solve")
+    page.wait_for_selector("#status:has-text('Solved')")
+    assert page.locator("#result svg polyline.pipe").count() == len(puzzle.endpoints)
+    assert page.is_visible("#shot-view img")  # still there to compare with
+
+
+def drop(page, name: str, data: bytes, kind: str) -> None:
+    """Drop a file on the editor, as a player dragging it from their files does."""
+    import base64
+
+    transfer = page.evaluate_handle(
+        """([name, b64, kind]) => {
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([bytes], name, { type: kind }));
+            return transfer;
+        }""",
+        [name, base64.b64encode(data).decode(), kind],
+    )
+    for event in ("dragenter", "dragover", "drop"):
+        page.dispatch_event("#editor", event, {"dataTransfer": transfer})
+
+
+def test_a_dropped_screenshot_is_imported_and_a_dropped_puzzle_file_loaded(page, screenshot):
+    path, puzzle = screenshot
+    drop(page, path.name, path.read_bytes(), "image/jpeg")
+    page.wait_for_selector("#status:has-text('Imported')")
+    assert endpoint_pairs(parse(puzzle_in_address(page))[0]) == endpoint_pairs(puzzle)
+    assert not page.locator("#edit.dropping").count()
+    text = (PUZZLES / "starter_5x5.txt").read_text()
+    drop(page, "starter_5x5.txt", text.encode(), "text/plain")
+    page.wait_for_selector("#status:has-text('Loaded starter_5x5.txt')")
+    assert parse(puzzle_in_address(page))[0] == parse(text)[0] and page.is_hidden("#shot-view")
+
+
+def test_a_picture_that_is_no_screenshot_shows_the_cli_line(page, tmp_path, monkeypatch):
+    pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+    from PIL import Image
+    from typer.testing import CliRunner
+
+    from cpflow.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    Image.new("RGB", (720, 1480)).save("blank.png")
+    expected = CliRunner().invoke(app, ["import", "blank.png"]).stderr.strip()
+    page.set_input_files("#shot", tmp_path / "blank.png")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == expected == "blank.png: no board found: no grid of lines in the picture"
+    assert page.is_enabled("#solve") and page.is_enabled("#shot")
+
+
+def test_the_import_control_is_reached_with_the_keyboard(page):
+    page.focus("#new")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "shot"

@@ -3,7 +3,8 @@
 Every route checks the request's shape (pydantic), hands the work to a worker process
 (`jobs`) and answers with what the worker sends back. Errors answer
 `{"error": "<one line>"}`: 400 a bad puzzle or option (the CLI's message), 413 a board or
-request over the caps, 422 a malformed request, 503 a full queue.
+request over the caps, 422 a malformed request, 503 a full queue. `/api/import` alone takes
+raw bytes (a screenshot), under its own cap; OpenCV is imported by its worker, never here.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import asdict
 from importlib import resources
 from typing import Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi_offline import FastAPIOffline
@@ -40,7 +41,23 @@ SOLVED = {
 DESCRIPTION = """The page is at [/](/). Every answer is the JSON record of the matching `cpflow ... --format json`
 command; a puzzle is the text of a file in any format cpflow reads. Errors answer `{"error": "<one line>"}`:
 400 a bad puzzle or option (the line `cpflow` prints), 413 a board or request over the server's caps, 422 a
-malformed request, 503 a full queue (retry). A time-out is not an error: the status or verdict is `unknown`."""
+malformed request, 503 a full queue (retry). A time-out is not an error: the status or verdict is `unknown`.
+`/api/import` takes a screenshot's bytes as the body instead (PNG, JPEG, GIF, ...) and answers as `/api/read` does."""
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/octet-stream")
+IMPORTED = {
+    "width": 5,
+    "height": 5,
+    "shape": "square",
+    "endpoints": {"G": [[0, 1], [1, 0]], "Y": [[0, 2], [0, 4]], "...": []},
+    "holes": [],
+    "bridges": [],
+    "walls": [],
+    "warps": [],
+    "colours": {"G": "#008000", "Y": "#eeee00", "...": ""},
+    "file": "shot.png",
+    "index": 1,
+    "text": EXAMPLE,
+}
 
 
 class PuzzleAsk(BaseModel):
@@ -104,7 +121,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.limits = limits
-    app.add_middleware(BodyLimit, most=limits.max_bytes)
+    app.add_middleware(BodyLimit, most=limits.max_bytes, larger={"/api/import": limits.max_image_bytes})
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _http_error)
     _page_routes(app)
@@ -142,14 +159,42 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         """Read a puzzle file: its board (size, shape, endpoints, holes, bridges, walls, warps) and its text."""
         return await _answer(request, tasks.read, ask)
 
+    @app.post(
+        "/api/import",
+        responses={200: {"content": {"application/json": {"example": IMPORTED}}}, **IMPORT_ERRORS},
+        openapi_extra={"requestBody": {"required": True, "content": {t: {"schema": BINARY} for t in IMAGE_TYPES}}},
+    )
+    async def import_screenshot(
+        request: Request,
+        name: str = Query("screenshot", max_length=200, description="The file's name, for messages (`shot.png`)."),
+    ) -> JSONResponse:
+        """Read a screenshot of the game (the body: the image's bytes, any image type, at most 16 MiB) as
+        `cpflow import` does: its board as `/api/read` answers it (size, shape, endpoints, holes, colours)
+        and its `text`. Not solved: the page shows it in the editor to be checked first."""
+        image = await request.body()
+        return await _answer(request, tasks.screenshot, ScreenshotAsk(image=image, name=name))
+
     return app
 
 
+class ScreenshotAsk(BaseModel):
+    image: bytes
+    name: str
+
+
+BINARY = {"type": "string", "format": "binary"}
 ERRORS = {
     400: {"description": 'A bad puzzle or option: `{"error": "<the CLI\'s one-line message>"}`'},
     413: {"description": "A board or request over the server's caps"},
     422: {"description": "A malformed request, or no puzzle could be generated"},
     503: {"description": "The queue is full: try again shortly"},
+}
+IMPORT_ERRORS = {
+    400: {"description": 'Not an image: `{"error": "shot.png: not an image (PNG, JPEG, GIF, BMP, WebP), ..."}`'},
+    413: {"description": "An image over the server's cap (16 MiB by default)"},
+    422: {"description": "No board could be read, or its colours do not pair: the line `cpflow import` prints"},
+    501: {"description": "The server has no OpenCV: `pip install 'cpflow[vision]'`"},
+    503: ERRORS[503],
 }
 
 
@@ -201,31 +246,34 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
 
 
 class BodyLimit:
-    """Refuses a request body over `most` bytes with 413, before it is read (or as soon as it passes)."""
+    """Refuses a request body over `most` bytes (`larger[path]` for the paths named) with 413, before it is
+    read (or as soon as it passes)."""
 
-    def __init__(self, app, most: int):
-        self.app, self.most = app, most
+    def __init__(self, app, most: int, larger: dict[str, int] | None = None):
+        self.app, self.most, self.larger = app, most, larger or {}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        most = self.larger.get(scope["path"], self.most)
         length = dict(scope["headers"]).get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > self.most:
-            return await _error(413, self._message())(scope, receive, send)
+        if not length.isdigit() or int(length) > most:
+            return await _error(413, _too_large(most))(scope, receive, send)
         seen = 0
 
         async def counted():
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.most:
-                raise HTTPException(413, self._message())
+            if seen > most:
+                raise HTTPException(413, _too_large(most))
             return message
 
         return await self.app(scope, counted, send)
 
-    def _message(self) -> str:
-        return f"cpflow: the request is larger than this server's limit of {self.most} bytes"
+
+def _too_large(most: int) -> str:
+    return f"cpflow: the request is larger than this server's limit of {most} bytes"
 
 
 def _page_routes(app: FastAPI) -> None:

@@ -17,6 +17,7 @@ class Limits:
     max_cells: int = 2_500  # e.g. 50x50: a CP-SAT solve of a few seconds
     max_side: int = 125  # so that thin boards such as 125x2 pass
     max_bytes: int = 256 * 1024  # a request's body
+    max_image_bytes: int = 16 * 1024 * 1024  # a screenshot's body (/api/import): a phone's PNG is a few MiB
     time_limit: float = 10.0  # seconds, when a request names none
     max_time_limit: float = 30.0  # seconds: a request asking more is refused
     grace: float = 5.0  # seconds past its time limit before a job is stopped by force

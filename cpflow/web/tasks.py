@@ -18,7 +18,9 @@ from cpflow.board.errors import (
     GenerationFailed,
     InvalidSolution,
     ModelTooLarge,
+    NotAnImage,
     PuzzleFormatError,
+    ScreenshotUnreadable,
 )
 from cpflow.board.formats import decode, parse_solution, parse_with_solutions, picture
 from cpflow.board.grid import Puzzle, Rules, Solution
@@ -27,6 +29,13 @@ from cpflow.web.limits import Limits
 
 class TooLarge(CpflowError):
     """A board or a request over the server's caps."""
+
+
+class VisionMissing(CpflowError):
+    """The server cannot read screenshots: the vision extra (OpenCV, numpy) is not installed."""
+
+
+NEEDS_VISION = "cpflow: importing a screenshot needs OpenCV and numpy on the server: pip install 'cpflow[vision]'"
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,12 @@ def failure(error: Exception) -> Failure:
         return Failure(400, str(error))
     if isinstance(error, EngineUnavailable):
         return Failure(400, f"cpflow: {error}")
+    if isinstance(error, NotAnImage):
+        return Failure(400, str(error))
+    if isinstance(error, ScreenshotUnreadable):
+        return Failure(422, str(error))
+    if isinstance(error, VisionMissing):
+        return Failure(501, str(error))
     if isinstance(error, TooLarge | ModelTooLarge):
         return Failure(413, f"cpflow: {error}")
     if isinstance(error, GenerationFailed):
@@ -56,6 +71,22 @@ def read(ask: dict, limits: Limits) -> dict:
     """The puzzle as a board the page can edit, and as text in a format that reads back."""
     puzzle = _puzzle(ask, limits)
     return {**board(puzzle), "file": ask["name"], "index": ask["index"], "text": picture(puzzle)}
+
+
+def screenshot(ask: dict, limits: Limits) -> dict:
+    """The puzzle a screenshot shows (`ask["image"]`, its bytes), answered as `read` answers a file."""
+    try:
+        from cpflow.vision.screenshot import read_screenshot
+    except ImportError:
+        raise VisionMissing(NEEDS_VISION) from None
+    name = ask["name"]
+    try:
+        puzzle = read_screenshot(ask["image"], name=name.rsplit(".", 1)[0] or name)
+    except ScreenshotUnreadable as error:  # worded as `cpflow import NAME` words it
+        raise type(error)(f"{name}: {error}") from None
+    if problem := limits.size_problem(puzzle.width, puzzle.height):
+        raise TooLarge(f"{name}: {problem}")
+    return {**board(puzzle), "file": name, "index": 1, "text": picture(puzzle)}
 
 
 def solve(ask: dict, limits: Limits) -> dict:

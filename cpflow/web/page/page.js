@@ -3,6 +3,8 @@
 // The board lives in `board` (size, shape, endpoints, holes, bridges, walls, warps); it is written as a
 // puzzle file (`puzzleText`: a classic grid for plain boards, cpflow's `board` format otherwise), kept in
 // the page's address after `#puzzle=`, and sent to the JSON API as it is. Cells are [row, col].
+// A screenshot of the game (chosen, or dropped on the editor's panel) is read by the server (`api/import`)
+// into the same board, shown beside the editor to be checked and fixed before solving.
 "use strict";
 
 const CONFIG = JSON.parse(document.getElementById("config").textContent);
@@ -337,15 +339,17 @@ function options() {
 }
 
 async function post(path, body, as = "json") {
+  // `body` is an object sent as JSON, or a Blob (a screenshot) sent as its bytes.
   if (inFlight) inFlight.abort(); // the server stops the job of a request nobody waits for
   const request = new AbortController();
   inFlight = request;
   busy(true);
+  const raw = body instanceof Blob;
   try {
     const response = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
+      headers: { "Content-Type": raw ? body.type || "application/octet-stream" : "application/json" },
+      body: raw ? body : JSON.stringify(body),
       signal: request.signal,
     });
     if (!response.ok) {
@@ -369,7 +373,7 @@ async function post(path, body, as = "json") {
 }
 
 function busy(on) {
-  for (const id of ["solve", "unique", "count", "generate"]) $(id).disabled = on;
+  for (const id of ["solve", "unique", "count", "generate", "shot"]) $(id).disabled = on;
   document.body.classList.toggle("busy", on);
 }
 
@@ -442,11 +446,7 @@ async function generate() {
   try {
     const answer = await post("api/generate", body);
     if (!answer) return;
-    board = fromRead(answer.board);
-    syncSize();
-    cursor = [0, 0];
-    resetAnswer();
-    changed(false);
+    loadBoard(answer.board);
     $("result").innerHTML = answer.svg;
     say(`Generated a ${answer.width}x${answer.height} puzzle with ${answer.colours} colours, proven unique (seed ${answer.seed}) · ${seconds(answer.seconds)}. Solve it yourself, or press Solve.`, "ok");
   } catch (error) {
@@ -462,17 +462,87 @@ async function readText(text, name) {
   try {
     const answer = await post("api/read", { puzzle: text, name, index });
     if (!answer) return;
-    board = fromRead(answer);
-    syncSize();
-    cursor = [0, 0];
-    resetAnswer();
-    changed(false);
+    loadBoard(answer);
     say(`Loaded ${name}: ${answer.width}x${answer.height} ${answer.shape}, ${Object.keys(answer.endpoints).length} colours. Press Solve.`);
     return true;
   } catch (error) {
     say("");
     showError(error.message);
   }
+}
+
+function loadBoard(answer, screenshot = null) {
+  // A board the server read (a file, a screenshot, a generated puzzle) into the editor, replacing the last.
+  board = fromRead(answer);
+  syncSize();
+  cursor = [0, 0];
+  resetAnswer();
+  showShot(screenshot);
+  changed(false);
+}
+
+async function importShot(file) {
+  clearError();
+  if (file.size > CONFIG.limits.max_image_bytes) {
+    return showError(`${file.name}: larger than this server's limit of ${CONFIG.limits.max_image_bytes} bytes for a screenshot.`);
+  }
+  say(`Importing ${file.name}: reading the board, its dots and their colours…`);
+  try {
+    const answer = await post(`api/import?name=${encodeURIComponent(file.name)}`, file);
+    if (!answer) return;
+    loadBoard(answer, file);
+    $("text").value = answer.text;
+    const n = Object.keys(answer.endpoints).length;
+    say(`Imported ${file.name}: ${answer.width}x${answer.height}, ${n} colours. Check it against the screenshot and fix what is wrong, then press Solve.`, "ok");
+  } catch (error) {
+    say("");
+    showError(error.message);
+  }
+}
+
+function showShot(file) {
+  // The screenshot beside the editor while the board is the one read from it.
+  const image = $("shot-image");
+  if (image.src) URL.revokeObjectURL(image.src);
+  image.removeAttribute("src");
+  if (file) image.src = URL.createObjectURL(file);
+  $("shot-view").hidden = !file;
+}
+
+async function loadFile(file) {
+  // A file chosen or dropped: a picture is a screenshot to import, anything else a puzzle file's text.
+  if (isImage(file)) return importShot(file);
+  if (file.size > CONFIG.limits.max_bytes) return showError(`${file.name}: larger than this server's limit of ${CONFIG.limits.max_bytes} bytes.`);
+  const text = fileText(new Uint8Array(await file.arrayBuffer()));
+  $("text").value = text;
+  await readText(text, file.name);
+}
+
+const isImage = (file) => file.type.startsWith("image/") || /\.(png|jpe?g|gif|bmp|webp)$/i.test(file.name);
+
+function dropFiles(panel) {
+  // Dropping a file anywhere on the page loads it (the editor's panel is outlined while one is dragged).
+  const hasFiles = (event) => [...event.dataTransfer.types].includes("Files");
+  let depth = 0; // dragenter and dragleave fire for every child crossed
+  document.addEventListener("dragenter", (event) => {
+    if (hasFiles(event)) panel.classList.toggle("dropping", ++depth > 0);
+  });
+  document.addEventListener("dragleave", (event) => {
+    if (hasFiles(event)) panel.classList.toggle("dropping", --depth > 0);
+  });
+  document.addEventListener("dragover", (event) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault(); // or the browser opens the file instead of the page
+    event.dataTransfer.dropEffect = "copy";
+  });
+  document.addEventListener("drop", (event) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    depth = 0;
+    panel.classList.remove("dropping");
+    const file = event.dataTransfer.files[0];
+    if (file) loadFile(file);
+  });
 }
 
 async function download(kind) {
@@ -594,6 +664,7 @@ async function start() {
     if (!size) return;
     board = emptyBoard(size.width, size.height, size.shape);
     cursor = [0, 0];
+    showShot(null);
     changed();
     say("Place endpoints, or Generate a puzzle.");
   });
@@ -603,6 +674,7 @@ async function start() {
   $("generate").addEventListener("click", generate);
   $("clear").addEventListener("click", () => {
     board = emptyBoard(board.width, board.height, board.shape);
+    showShot(null);
     clearError();
     changed();
     say("Cleared. Place endpoints, or Generate a puzzle.");
@@ -610,13 +682,15 @@ async function start() {
   $("read").addEventListener("click", () => readText($("text").value, "pasted"));
   $("file").addEventListener("change", async () => {
     const file = $("file").files[0];
-    if (!file) return;
-    if (file.size > CONFIG.limits.max_bytes) return showError(`${file.name}: larger than this server's limit of ${CONFIG.limits.max_bytes} bytes.`);
-    const text = fileText(new Uint8Array(await file.arrayBuffer()));
-    $("text").value = text;
-    await readText(text, file.name);
     $("file").value = "";
+    if (file) await loadFile(file);
   });
+  $("shot").addEventListener("change", async () => {
+    const file = $("shot").files[0];
+    $("shot").value = ""; // so that choosing the same file again imports it again
+    if (file) await importShot(file);
+  });
+  dropFiles($("edit"));
   for (const kind of ["puzzle", "solution", "svg", "png"]) $(`get-${kind}`).addEventListener("click", () => download(kind));
   $("copy-link").addEventListener("click", async () => {
     try {
