@@ -12,7 +12,9 @@ Parts (imports run one way: faces -> workflows -> engines -> board)
   - errors: one base exception and a few kinds
 - engines/: registry (the Backend protocol, the names, the one place answers are
   verified), result, prune, cpsat (label and circuit formulations), ilp
-- workflows/: unique (proofs and counts), generate, compare, batch, inputs
+- workflows/: unique (proofs and counts), generate, compare, batch (where a batch runs:
+  here, a process pool, or a cluster), cluster (batches on Dask: the `dask` extra, imported
+  only with --cluster), inputs
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
   (pictures to files), terminal (the board in colour in a terminal)
 - vision/: screenshot import with OpenCV (the `vision` extra, imported only by `cpflow

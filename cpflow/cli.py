@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 
 from cpflow.board.errors import (
+    ClusterUnavailable,
     CpflowError,
     EngineUnavailable,
     GenerationFailed,
@@ -77,6 +78,15 @@ OutputOption = Annotated[
 EngineOption = Annotated[EngineName, typer.Option("--engine", "-e", help=ENGINE_HELP)]
 Jobs = Annotated[
     int, typer.Option("--jobs", "-j", metavar="N", help="Puzzles solved at once, on separate processes.", min=1)
+]
+Cluster = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Run the batch on the Dask scheduler at this address (tcp://host:8786), or on local:N worker "
+        "processes started here. Needs the dask extra (pip install 'cpflow[dask]').",
+    ),
 ]
 TimeLimit = Annotated[float | None, typer.Option(metavar="SECONDS", help="Seconds per puzzle before giving up.", min=0)]
 Workers = Annotated[int | None, typer.Option(metavar="N", help="CP-SAT worker threads per puzzle (default 1).", min=1)]
@@ -145,6 +155,7 @@ def solve(
     svg: SvgDir = None,
     png: PngDir = None,
     keep_going: KeepGoing = False,
+    cluster: Cluster = None,
 ) -> None:
     """Solve puzzles and show each solution. Exit 0 if all solved, 1 if not, 2 on bad input."""
     from cpflow import reports
@@ -153,7 +164,7 @@ def solve(
         entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         looks = reports.Looks(color.value, svg, png)
-        solved = reports.show_solved(entries, format.value, quiet, jobs, options, looks)
+        solved = reports.show_solved(entries, format.value, quiet, _where(jobs, cluster), options, looks)
         raise typer.Exit(2 if bad else solved)
 
 
@@ -174,6 +185,7 @@ def unique(
     svg: SvgDir = None,
     png: PngDir = None,
     keep_going: KeepGoing = False,
+    cluster: Cluster = None,
 ) -> None:
     """Prove each puzzle has exactly one solution, or show two that differ.
 
@@ -187,7 +199,7 @@ def unique(
         entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         looks = reports.Looks(color.value, svg, png)
-        proven = reports.show_uniqueness(entries, format.value, quiet, jobs, options, looks)
+        proven = reports.show_uniqueness(entries, format.value, quiet, _where(jobs, cluster), options, looks)
         raise typer.Exit(2 if bad else proven)
 
 
@@ -208,6 +220,7 @@ def count(
     allow_blanks: AllowBlanks = False,
     hint: Hint = None,
     keep_going: KeepGoing = False,
+    cluster: Cluster = None,
 ) -> None:
     """Count each puzzle's distinct solutions up to --limit.
 
@@ -218,7 +231,7 @@ def count(
     with failures():
         entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
-        counted = reports.show_counts(entries, limit, format.value, quiet, jobs, options)
+        counted = reports.show_counts(entries, limit, format.value, quiet, _where(jobs, cluster), options)
         raise typer.Exit(2 if bad else counted)
 
 
@@ -313,6 +326,7 @@ def compare(
     input_format: InputOption = AUTO,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
+    cluster: Cluster = None,
 ) -> None:
     """Run the engines side by side on the same puzzles, every solution verified.
 
@@ -326,7 +340,8 @@ def compare(
     with failures():
         names = [e.value for e in engines] if engines else available()
         entries, _ = _load(files, input_format, allow_touch, allow_blanks)
-        raise typer.Exit(reports.show_comparison(entries, names, time_limit, repeat, csv, json_file))
+        where = _where(1, cluster)
+        raise typer.Exit(reports.show_comparison(entries, names, time_limit, repeat, csv, json_file, where))
 
 
 @app.command()
@@ -392,6 +407,10 @@ def generate(
     ] = 0,
     svg: SvgDir = None,
     png: PngDir = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", metavar="N", help="Puzzles made at once, on separate processes.", min=1)
+    ] = 1,
+    cluster: Cluster = None,
 ) -> None:
     """Make puzzles with a proven unique solution, and write each with that solution beside it.
 
@@ -406,8 +425,9 @@ def generate(
         width, height = _option("--size", size_of, size)
         wanted = _option("--colours", colour_range, colours, width * height) if colours else None
         looks = reports.Looks(svg=svg, png=png)
+        where = _where(jobs, cluster)
         made = reports.show_generated(
-            width, height, wanted, count, seed, out, prefix, force, time_limit, shape.value, holes, walls, looks
+            width, height, wanted, count, seed, out, prefix, force, time_limit, shape.value, holes, walls, looks, where
         )
         raise typer.Exit(made)
 
@@ -470,7 +490,7 @@ def failures() -> Iterator[None]:
     except PuzzleFormatError as error:
         print(error, file=sys.stderr)
         raise typer.Exit(2) from None
-    except (EngineUnavailable, ModelTooLarge) as error:
+    except (EngineUnavailable, ModelTooLarge, ClusterUnavailable) as error:
         print(f"cpflow: {error}", file=sys.stderr)
         raise typer.Exit(2) from None
     except InvalidSolution as error:
@@ -501,6 +521,13 @@ def _load(
     for error in bad or []:
         print(error, file=sys.stderr)
     return entries, bool(bad)
+
+
+def _where(jobs: int, cluster: str | None):
+    """Where a batch runs, from --jobs and --cluster (a usage error when both are given or the address is bad)."""
+    from cpflow.workflows.batch import Where
+
+    return _option("--cluster", Where.of, jobs, cluster)
 
 
 def _option(hint: str, read, *args):

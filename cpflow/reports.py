@@ -59,17 +59,19 @@ class Looks:
                 write_picture(folder / (stem + kind), entry.puzzle, solutions, highlight)
 
 
-def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, options: dict, looks=Looks()) -> int:
-    """Solve each puzzle and print its answer; 0 if every one was solved, else 1."""
+def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, where, options: dict, looks=Looks()) -> int:
+    """Solve each puzzle and print its answer; 0 if every one was solved, else 1 (2 if some was refused).
+
+    `where` (here, on a pool or a cluster; a batch.Where or a number of jobs) changes nothing printed."""
     from cpflow.workflows.batch import solve_all
 
     if not looks.ready():
         return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
-    failed, statuses = False, []
-    results = solve_all([e.puzzle for e in entries], jobs, **options)
-    for entry, result in zip(entries, with_progress("solving", results, len(entries)), strict=True):
+    failed, statuses, refused = False, [], []
+    results = with_progress("solving", solve_all([e.puzzle for e in entries], where, **options), len(entries))
+    for entry, result in answered(entries, results, refused):
         failed |= result.status is not Status.SOLVED
         name = entry.puzzle.name
         if quiet:
@@ -89,7 +91,20 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, op
         statuses.append((result.status, result.seconds))
     if len(entries) > 1:
         print(summary_line(statuses), file=sys.stderr)
-    return 1 if failed else 0
+    return 2 if refused else 1 if failed else 0
+
+
+def answered(entries: Sequence[Entry], answers: Iterable, refused: list) -> Iterator[tuple[Entry, Answer]]:
+    """Each entry with its answer, in order; an entry whose work was refused (batch.Failed) is said on
+    stderr in one line, added to `refused`, and left out."""
+    from cpflow.workflows.batch import Failed
+
+    for entry, answer in zip(entries, answers, strict=True):
+        if isinstance(answer, Failed):
+            print(answer.line, file=sys.stderr)
+            refused.append(entry)
+        else:
+            yield entry, answer
 
 
 def with_progress(what: str, answers: Iterable[Answer], total: int) -> Iterator[Answer]:
@@ -132,8 +147,9 @@ def _terminal(console: Console, puzzle: Puzzle, solution: Solution, highlight=()
     return terminal(puzzle, solution, highlight, width=console.width, colour=console.color_system is not None)
 
 
-def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int, options: dict, looks=Looks()) -> int:
-    """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs."""
+def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, options: dict, looks=Looks()) -> int:
+    """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs,
+    2 some refused."""
     from cpflow.pictures.terminal import differences_grid
     from cpflow.workflows.batch import uniqueness_all
     from cpflow.workflows.unique import Verdict
@@ -142,9 +158,9 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int
         return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
-    verdicts = set()
-    found_all = uniqueness_all([e.puzzle for e in entries], jobs, **options)
-    for entry, found in zip(entries, with_progress("proving", found_all, len(entries)), strict=True):
+    verdicts, refused = set(), []
+    found_all = with_progress("proving", uniqueness_all([e.puzzle for e in entries], where, **options), len(entries))
+    for entry, found in answered(entries, found_all, refused):
         verdicts.add(found.verdict)
         if quiet:
             print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
@@ -164,16 +180,16 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, jobs: int
                 print("differences:\n" + "\n".join(differences_grid(entry.puzzle, differ)))
         looks.draw(entry, found.solutions, found.differences())
     bad = {Verdict.NOT_UNIQUE, Verdict.UNSOLVABLE}
-    return 1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0
+    return 2 if refused else 1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0
 
 
-def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, jobs: int, options: dict) -> int:
-    """Count each puzzle's solutions; 0 when every count is exact, else 3."""
+def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, where, options: dict) -> int:
+    """Count each puzzle's solutions; 0 when every count is exact, else 3 (2 if some was refused)."""
     from cpflow.workflows.batch import count_all
 
-    exact = True
-    counts = count_all([e.puzzle for e in entries], limit, jobs, **options)
-    for entry, found in zip(entries, with_progress("counting", counts, len(entries)), strict=True):
+    exact, refused = True, []
+    counts = with_progress("counting", count_all([e.puzzle for e in entries], limit, where, **options), len(entries))
+    for entry, found in answered(entries, counts, refused):
         exact &= found.exact
         if quiet:
             print(f"{entry.puzzle.name} {found.number} {'exact' if found.exact else 'at-least'} {found.seconds:.3f}")
@@ -182,7 +198,7 @@ def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, j
         else:
             how = "exactly" if found.exact else "at least"
             print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
-    return 0 if exact else 3
+    return 2 if refused else 0 if exact else 3
 
 
 def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
@@ -204,22 +220,29 @@ def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
     return 1 if wrong else 0
 
 
-def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None) -> int:
-    """Run the engines side by side, print the table, write the raw runs; 0 when every run was right."""
+def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None, where=1) -> int:
+    """Run the engines side by side, print the table, write the raw runs; 0 when every run was right,
+    2 when some puzzle was refused (said on stderr)."""
     from cpflow.workflows import compare as comparing
+    from cpflow.workflows.batch import Failed
 
     comparing.check(names)
-    runs = []
+    runs, refused = [], []
     with RunFiles(csv_path, json_path) as files:
         try:
-            found = comparing.compare(entries, names, time_limit, repeat)
+            found = comparing.compare(entries, names, time_limit, repeat, where)
             for run in with_progress("comparing", found, len(entries) * len(names)):
+                if isinstance(run, Failed):
+                    print(run.line, file=sys.stderr)
+                    refused.append(run)
+                    continue
                 runs.append(run)
                 files.add(run)
         finally:  # an interrupted comparison still shows the puzzles it finished
             wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
-            Console(highlight=False, width=wide).print(compare_table(runs, names))
-    return 0 if all(run.correct for run in runs) else 1
+            if runs:
+                Console(highlight=False, width=wide).print(compare_table(runs, names))
+    return 2 if refused else 0 if all(run.correct for run in runs) else 1
 
 
 def show_generated(
@@ -236,6 +259,7 @@ def show_generated(
     holes=0,
     walls=0,
     looks=Looks(),
+    where=1,
 ) -> int:
     """Make the puzzles and print or write each; 0 when made, 2 when it would overwrite a file unforced."""
     from cpflow.workflows.generate import default_colours, files, generate_many, name, plain, save
@@ -252,7 +276,7 @@ def show_generated(
             file=sys.stderr,
         )
         return 2
-    made = generate_many(plain(width, height, shape), wanted, count, seed, time_limit, holes, walls)
+    made = generate_many(plain(width, height, shape), wanted, count, seed, time_limit, holes, walls, where)
     for stem, one in zip(stems, with_progress(f"making {width}x{height}", made, count), strict=True):
         entry = Entry(stem, 1, one.puzzle)
         looks.draw(entry)

@@ -53,3 +53,8 @@ class ScreenshotUnreadable(CpflowError):
 
 class NotAnImage(ScreenshotUnreadable):
     """The data given as a screenshot is not a picture OpenCV can decode (PNG, JPEG, ...)."""
+
+
+class ClusterUnavailable(CpflowError):
+    """A Dask cluster (--cluster) that cannot be used: Dask not installed, no scheduler at the address,
+    no workers, or workers running another cpflow version."""

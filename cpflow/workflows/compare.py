@@ -2,8 +2,9 @@
 
 A contender is an engine of the registry, by its name (`cpsat`, `ilp-highs`, ...).
 `compare` yields one `Run` per (puzzle, contender), each solution verified by the
-registry; `judge` says whether each run's status is right, given what every contender
-found.
+registry; its attempts (one per repeat, an `Attempt` each) run as one batch, here or
+on a cluster. `judge` says whether each run's status is right, given what every
+contender found.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
+from functools import partial
 from pathlib import Path
 
 from cpflow.board.grid import Puzzle
 from cpflow.engines import registry
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult, Status
+from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.inputs import Entry
 
 WARM_UP = Puzzle.build(2, 2, {"R": ((0, 0), (0, 1)), "B": ((1, 0), (1, 1))}, name="warm-up")
@@ -54,20 +57,54 @@ def check(names: Sequence[str]) -> None:
         registry.backend(name)
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """One solve of a comparison: a contender on a puzzle, repeat number `repeat` (from 1); one task of a batch."""
+
+    puzzle: Puzzle
+    contender: str
+    time_limit: float | None
+    repeat: int
+
+    @property
+    def name(self) -> str:
+        return self.puzzle.name
+
+
 def compare(
-    entries: Sequence[Entry], names: Sequence[str], time_limit: float | None = None, repeat: int = 1
-) -> Iterator[Run]:
-    """Each contender on each puzzle, puzzle by puzzle, `repeat` times each, statuses judged per puzzle."""
+    entries: Sequence[Entry],
+    names: Sequence[str],
+    time_limit: float | None = None,
+    repeat: int = 1,
+    where: Where | int = 1,
+) -> Iterator[Run | Failed]:
+    """Each contender on each puzzle, `repeat` times each, statuses judged per puzzle; the runs of a
+    puzzle come once all its attempts are in, puzzle by puzzle. A puzzle whose attempts were refused
+    (a board too large for free memory) gives one Failed instead of its runs."""
     check(names)
-    for name in names:  # the first solve of a process pays one-off set-up costs: not on a real puzzle
-        solve(WARM_UP, name)
+    attempts = [Attempt(e.puzzle, name, time_limit, k) for e in entries for name in names for k in range(1, repeat + 1)]
+    solved = each(attempt, attempts, where, setup=partial(warm_up, tuple(names)))
     for entry in entries:
-        runs = [_run(entry, name, time_limit, repeat) for name in names]
-        yield from judge(runs)
+        results = {name: [next(solved) for _ in range(repeat)] for name in names}
+        refused = [r for rs in results.values() for r in rs if isinstance(r, Failed)]
+        if refused:
+            yield refused[0]
+        else:
+            yield from judge([_run(entry, name, results[name]) for name in names])
 
 
-def _run(entry: Entry, name: str, time_limit: float | None, repeat: int) -> Run:
-    results = [solve(entry.puzzle, name, time_limit=time_limit) for _ in range(repeat)]
+def warm_up(names: Sequence[str]) -> None:
+    """The first solve of a process pays one-off set-up costs: not on a real puzzle."""
+    for name in names:
+        solve(WARM_UP, name)
+
+
+def attempt(one: Attempt) -> SolveResult:
+    """One attempt's solve (verified by the registry): a task of a comparison's batch."""
+    return solve(one.puzzle, one.contender, time_limit=one.time_limit)
+
+
+def _run(entry: Entry, name: str, results: list[SolveResult]) -> Run:
     status = _status(results)
     puzzle = entry.puzzle
     return Run(
@@ -82,7 +119,7 @@ def _run(entry: Entry, name: str, time_limit: float | None, repeat: int) -> Run:
         build_seconds=round(statistics.median(r.build_seconds for r in results), 6),
         solve_seconds=round(statistics.median(r.solve_seconds for r in results), 6),
         seconds=round(statistics.median(r.seconds for r in results), 6),
-        repeats=repeat,
+        repeats=len(results),
     )
 
 

@@ -10,7 +10,9 @@ where the two differ is split in two (a new colour there), and the check runs ag
 Every puzzle returned was proven unique, and its intended solution passed the verifier.
 
 All randomness comes from the `random.Random` passed in, and the solver runs with a
-fixed seed on one worker: same seed, same puzzles. Effort is capped by counts, not by
+fixed seed on one worker: same seed, same puzzles. Each board of a pack has its own
+`Random`, seeded from the pack's seed and the board's number (`board_seed`), so a pack
+is the same made here, on a pool or on a cluster of any size. Effort is capped by counts, not by
 the clock, for the same reason.
 """
 
@@ -22,6 +24,7 @@ import string
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from random import Random
 
 from cpflow.board.errors import GenerationFailed, InvalidSolution
@@ -29,6 +32,7 @@ from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Node, Path, Puzzle, Solution, cell_of
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 from cpflow.board.verify import violations
+from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.unique import Verdict, uniqueness
 
 TRIES = 1000  # random covers per puzzle, and tries per cover, before giving up
@@ -329,13 +333,40 @@ def puzzle_of(board: Puzzle, paths: list[Path]) -> tuple[Puzzle, Solution]:
 
 
 def generate_many(
-    board: Puzzle, colours: tuple[int, int], count: int, seed: int, time_limit: float = 60.0, holes=0, walls=0
+    board: Puzzle,
+    colours: tuple[int, int],
+    count: int,
+    seed: int,
+    time_limit: float = 60.0,
+    holes=0,
+    walls=0,
+    where: Where | int = 1,
 ) -> Iterator[Generated]:
-    """`count` unique puzzles, one at a time, each on the board with `holes` and `walls` carved at
-    random; the same arguments give the same puzzles."""
-    rng = Random(seed)
-    for _ in range(count):
-        yield generate(carve(board, holes, walls, rng) if holes or walls else board, colours, rng, time_limit)
+    """`count` unique puzzles, in order, each on the board with `holes` and `walls` carved at random;
+    the same arguments give the same puzzles wherever they are made (`where`: here, a pool, a cluster)."""
+    made = partial(
+        generate_one, board=board, colours=colours, seed=seed, time_limit=time_limit, holes=holes, walls=walls
+    )
+    for answer in each(made, range(1, count + 1), where):
+        if isinstance(answer, Failed):
+            raise GenerationFailed(answer.line)
+        yield answer
+
+
+def generate_one(
+    number: int, board: Puzzle, colours: tuple[int, int], seed: int, time_limit: float = 60.0, holes=0, walls=0
+) -> Generated:
+    """Board `number` (from 1) of the pack made with `seed`: it depends on nothing else, so boards can be
+    made apart, in any order."""
+    rng = Random(board_seed(seed, number))
+    return generate(carve(board, holes, walls, rng) if holes or walls else board, colours, rng, time_limit)
+
+
+def board_seed(seed: int, number: int) -> int | str:
+    """The seed of board `number` of a pack: the pack's seed for the first board (so a seed's first
+    board is what it always was), one derived from both for the others (a string seed is hashed
+    by SHA-512: the same in every process, and no two packs' boards share a stream)."""
+    return seed if number == 1 else f"cpflow-generate:{seed}:{number}"
 
 
 def name(width: int, height: int, number: int, prefix: str = "gen") -> str:

@@ -1,0 +1,225 @@
+"""Batches on a Dask cluster (--cluster): the same answers, in the same order, as a local run;
+worker deaths survived; bad input refused for its puzzle only; mismatched workers refused.
+
+One LocalCluster of two worker processes serves most tests through its scheduler's
+address (as a remote cluster would be used); `--cluster local:2` is run once, by generate.
+The fault test starts a scheduler and two workers with Dask's own commands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import PUZZLES, project_puzzles
+from cpflow.board.formats import load, load_solution
+from cpflow.board.grid import Solution
+from cpflow.board.verify import violations
+from cpflow.cli import app
+from cpflow.engines import registry
+from cpflow.engines.result import Status
+from cpflow.workflows import cluster
+from cpflow.workflows.batch import Failed, Where, each, uniqueness_all
+from cpflow.workflows.compare import Attempt, attempt
+from cpflow.workflows.unique import Verdict
+
+runner = CliRunner()
+BATCH = [
+    PUZZLES / name
+    for name in ("gen_10x10_03.txt", "starter_9x9.txt", "gen_7x7_01.txt", "hex_7x7_01.txt", "holes_8x8_02.txt")
+]
+UNSOLVABLE = project_puzzles(solvable=False)
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def address():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, **cluster.LOCAL_CLUSTER) as here:
+        yield here.scheduler_address
+
+
+def without_seconds(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in record.items() if "seconds" not in k} for record in records]
+
+
+@pytest.mark.parametrize("command", ["solve", "unique", "count"])
+def test_a_batch_on_a_cluster_prints_what_a_local_run_prints_in_input_order(address, command):
+    files = [*BATCH, *UNSOLVABLE]
+    here = run(command, "--format", "json", *files)
+    there = run(command, "--format", "json", "--cluster", address, *files)
+    assert there.exit_code == here.exit_code == (0 if command == "count" else 1)
+    records = [json.loads(line) for line in there.stdout.splitlines()]
+    assert without_seconds(records) == without_seconds([json.loads(line) for line in here.stdout.splitlines()])
+    assert [record["file"] for record in records] == [str(f) for f in files]
+    for record, file in zip(records, files, strict=True):
+        puzzle = load(file)[0]
+        for paths in [record.get("paths")] + [s["paths"] for s in record.get("solutions", [])]:
+            if paths:  # solved on a worker, checked here again
+                solution = Solution({colour: tuple(map(tuple, path)) for colour, path in paths.items()})
+                assert violations(puzzle, solution) == []
+
+
+def test_compare_on_a_cluster_gives_the_local_statuses_and_writes_every_run(address, tmp_path):
+    files = [BATCH[0], BATCH[1], UNSOLVABLE[0]]
+    options = ["-e", "cpsat", "-e", "cpsat-circuit", "--repeat", "2"]
+    here = run("compare", *options, "--json", tmp_path / "here.json", *files)
+    there = run(
+        "compare",
+        *options,
+        "--json",
+        tmp_path / "there.json",
+        "--csv",
+        tmp_path / "there.csv",
+        "--cluster",
+        address,
+        *files,
+    )
+    assert there.exit_code == here.exit_code == 0, there.output
+    rows = json.loads((tmp_path / "there.json").read_text())
+    assert without_seconds(rows) == without_seconds(json.loads((tmp_path / "here.json").read_text()))
+    assert [(row["contender"], row["status"], row["repeats"]) for row in rows[-2:]] == [
+        ("cpsat", "unsolvable", 2),
+        ("cpsat-circuit", "unsolvable", 2),
+    ]
+    assert len((tmp_path / "there.csv").read_text().splitlines()) == 1 + len(rows) == 7
+
+
+def test_generate_makes_the_same_files_for_a_seed_here_on_a_pool_and_on_a_local_cluster(tmp_path):
+    for where, options in (("here", []), ("pool", ["--jobs", "2"]), ("cluster", ["--cluster", "local:2"])):
+        made = run("generate", "--size", "8x7", "--count", "4", "--seed", "5", "--out", tmp_path / where, *options)
+        assert made.exit_code == 0, made.output
+    here = {p.name: p.read_text() for p in (tmp_path / "here").iterdir()}
+    assert len(here) == 8
+    for where in ("pool", "cluster"):
+        assert {p.name: p.read_text() for p in (tmp_path / where).iterdir()} == here
+
+
+def test_workers_of_another_cpflow_version_are_refused(address, monkeypatch):
+    monkeypatch.setattr(cluster, "here", lambda: "0.0.0-other")
+    refused = run("solve", "--cluster", address, BATCH[0])
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("cpflow: worker tcp://") and refused.stderr.strip().endswith(
+        "runs cpflow 0.1.0, this is 0.0.0-other"
+    )
+
+
+def test_bad_input_on_a_worker_is_refused_for_its_item_and_the_others_go_on(address):
+    puzzle = load(BATCH[0])[0]
+    attempts = [
+        Attempt(puzzle, "cpsat", None, 1),
+        Attempt(puzzle, "no-such-engine", None, 1),
+        Attempt(puzzle, "cpsat", None, 1),
+    ]
+    first, refused, last = each(attempt, attempts, Where(cluster=address))
+    assert first.status is last.status is Status.SOLVED
+    assert isinstance(refused, Failed) and refused.line.startswith("cpflow: ") and "no-such-engine" in refused.line
+
+
+def test_a_puzzle_refused_on_bad_input_is_said_for_it_alone_and_the_batch_exits_2(monkeypatch):
+    small, large = PUZZLES / "starter_5x5.txt", PUZZLES / "gen_20x20_01.txt"
+    need = registry.ENGINES["cpsat"].model_bytes(load(small)[0])
+    monkeypatch.setattr(registry, "free_memory", lambda: 2 * need)  # enough for the small board only
+    result = run("solve", "--quiet", small, large, small)
+    assert result.exit_code == 2
+    assert [line.split()[:2] for line in result.stdout.splitlines()] == [[str(small), "solved"]] * 2
+    assert f"cpflow: {large}: the cpsat model" in result.stderr
+
+
+def test_bad_cluster_addresses_and_jobs_with_cluster_are_usage_errors():
+    assert run("solve", "--cluster", "not an address", BATCH[0]).exit_code == 2
+    assert run("unique", "--jobs", "2", "--cluster", "local:2", BATCH[0]).exit_code == 2
+    assert Where.of(1, "tcp://10.0.0.5:8786") == Where(1, "tcp://10.0.0.5:8786")
+    assert Where.of(3, None) == Where(3)
+
+
+def test_mismatch_names_the_worker_and_both_versions():
+    assert cluster.mismatch({"tcp://a:1": "0.1.0", "tcp://b:2": "0.1.0"}, "0.1.0") is None
+    assert cluster.mismatch({"tcp://b:2": "0.2.0"}, "0.1.0") == "worker tcp://b:2 runs cpflow 0.2.0, this is 0.1.0"
+    assert "has no cpflow" in cluster.mismatch({"tcp://b:2": None}, "0.1.0")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def dask(*args) -> subprocess.Popen:
+    """A `dask` command in its own process group (so that it can be killed whole, nanny and worker)."""
+    command = [str(Path(sys.executable).with_name("dask")), *args]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_a_worker_killed_mid_batch_loses_nothing_every_answer_arrives_once():
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    files = [p for p in project_puzzles() if p.name.startswith(("gen_20x20", "gen_30x30"))]
+    puzzles = [load(p)[0] for p in files]
+    started = [dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")]
+    try:
+        for name in ("w1", "w2"):
+            worker = ["worker", address, "--nthreads", "1", "--name", name, "--no-dashboard", "--host", "127.0.0.1"]
+            started.append(dask(*worker))
+        wait_for_workers(address, 2)
+        answers = []
+        for answer in uniqueness_all(puzzles, Where(cluster=address)):
+            answers.append(answer)
+            if len(answers) == 2:
+                kill_mid_task(address, "w2", started[2])
+        assert started[2].wait(timeout=10) is not None and len(puzzles) > 2
+        assert len(answers) == len(puzzles)
+        assert all(answer.verdict is Verdict.UNIQUE for answer in answers)
+        intended = [
+            (load_solution(puzzle, file.with_suffix(".solution.txt")),)
+            for puzzle, file in zip(puzzles, files, strict=True)
+        ]
+        assert [answer.solutions for answer in answers] == intended  # each in its place, once
+    finally:
+        for process in reversed(started):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
+
+
+def kill_mid_task(address: str, name: str, process: subprocess.Popen) -> None:
+    """Kill the worker called `name` (its whole process group) once it is working on a task."""
+    from distributed import Client
+
+    with Client(address, timeout=30) as client:
+        (worker,) = [a for a, w in client.scheduler_info()["workers"].items() if w["name"] == name]
+        waited = time.monotonic()
+        while not client.processing([worker])[worker] and time.monotonic() - waited < 30:
+            time.sleep(0.01)
+        assert client.processing([worker])[worker], "the worker was never given a task"
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def wait_for_workers(address: str, count: int) -> None:
+    from distributed import Client
+
+    began = time.monotonic()
+    with Client(address, timeout=30) as client:
+        client.wait_for_workers(count, timeout=max(1, 60 - (time.monotonic() - began)))
+
+
+def test_ctrl_c_cancels_a_batch_on_a_local_cluster_keeps_what_was_printed_and_exits_130(tmp_path):
+    from test_interrupts import QUICK, assert_stopped_cleanly, interrupted, slow_board
+
+    slow = slow_board(tmp_path)
+    code, out, err = interrupted("solve", "-q", "--allow-touch", "--cluster", "local:2", QUICK, slow, slow)
+    assert_stopped_cleanly(code, err)
+    assert out.split()[:2] == [str(QUICK), "solved"] and len(out.splitlines()) == 1
