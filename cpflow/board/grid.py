@@ -208,6 +208,12 @@ def check_endpoints(endpoints: Mapping[Colour, tuple[Node, Node]]) -> None:
             owner[node] = colour
 
 
+def differ(first: Solution, second: Solution) -> list[Cell]:
+    """The cells two solutions of one puzzle colour differently, in order."""
+    one, other = first.colour_of(), second.colour_of()
+    return sorted({cell_of(node) for node in one if one[node] != other.get(node)})
+
+
 def cell_of(node: Node) -> Cell:
     """The cell a node stands on: itself, or a bridge lane's cell."""
     return (node[0], node[1])

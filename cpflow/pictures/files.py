@@ -36,6 +36,14 @@ def frames(puzzle: Puzzle, solution: Solution) -> list[Scene]:
     return [scene(puzzle, solution, steps=step) for step in steps]
 
 
+def still(
+    puzzle: Puzzle, solutions: Sequence[Solution] = (), highlight: Collection[Cell] = (), labels: bool = False
+) -> Scene:
+    """The board with one solution, or several side by side (`highlight` outlined), or none."""
+    parts = [scene(puzzle, solution, highlight, labels) for solution in solutions] or [scene(puzzle, labels=labels)]
+    return beside(parts) if len(parts) > 1 else parts[0]
+
+
 def write_picture(
     path: Path,
     puzzle: Puzzle,
@@ -54,20 +62,19 @@ def write_picture(
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"cannot tell the picture format from {path.name!r}; use .svg, .png or .gif")
-    parts = [scene(puzzle, solution, highlight, labels) for solution in solutions] or [scene(puzzle, labels=labels)]
-    still = beside(parts) if len(parts) > 1 else parts[0]
-    scale = scale_for(still)
+    drawn = still(puzzle, solutions, highlight, labels)
+    scale = scale_for(drawn)
     if suffix == ".svg":
         from cpflow.pictures.svg import svg
 
-        path.write_text(svg(still, scale, seconds if animate and solutions else None))
+        path.write_text(svg(drawn, scale, seconds if animate and solutions else None))
         return
     from cpflow.pictures import raster
 
     if suffix == ".png":
-        path.write_bytes(raster.png(still, scale))
+        path.write_bytes(raster.png(drawn, scale))
     else:
         scenes = [edges_scene(puzzle, edges) for edges in rounds] or (
-            frames(puzzle, solutions[0]) if solutions else [still]
+            frames(puzzle, solutions[0]) if solutions else [drawn]
         )
         path.write_bytes(raster.gif(scenes, scale, seconds))

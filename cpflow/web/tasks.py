@@ -23,7 +23,7 @@ from cpflow.board.errors import (
     ScreenshotUnreadable,
 )
 from cpflow.board.formats import decode, parse_solution, parse_with_solutions, picture
-from cpflow.board.grid import Puzzle, Rules, Solution
+from cpflow.board.grid import Puzzle, Rules, differ
 from cpflow.web.limits import Limits
 
 
@@ -148,7 +148,7 @@ def render(ask: dict, limits: Limits) -> dict:
     """The puzzle drawn (with the given solutions side by side) as SVG text or PNG bytes."""
     puzzle = _puzzle(ask, limits)
     solutions = [parse_solution(puzzle, text, f"solution {i}") for i, text in enumerate(ask["solutions"], 1)]
-    differences = _differences(solutions[0], solutions[1]) if len(solutions) > 1 else []
+    differences = differ(solutions[0], solutions[1]) if len(solutions) > 1 else []
     if ask["picture"] == "png":
         return {"media": "image/png", "body": drawing(puzzle, solutions, differences, "png", ask["labels"])}
     return {"media": "image/svg+xml", "body": drawing(puzzle, solutions, differences, "svg", ask["labels"])}
@@ -195,18 +195,16 @@ def board(puzzle: Puzzle) -> dict:
 
 def drawing(puzzle: Puzzle, solutions, highlight=(), kind: str = "svg", labels: bool = False) -> str | bytes:
     """The board drawn as `cpflow render` draws it: the solutions side by side, `highlight` outlined."""
-    from cpflow.pictures.files import scale_for
-    from cpflow.pictures.scene import beside, scene
+    from cpflow.pictures.files import scale_for, still
 
-    parts = [scene(puzzle, s, highlight, labels) for s in solutions] or [scene(puzzle, labels=labels)]
-    still = beside(parts) if len(parts) > 1 else parts[0]
+    drawn = still(puzzle, solutions, highlight, labels)
     if kind == "png":
         from cpflow.pictures.raster import png
 
-        return png(still, scale_for(still))
+        return png(drawn, scale_for(drawn))
     from cpflow.pictures.svg import svg
 
-    return svg(still, scale_for(still))
+    return svg(drawn, scale_for(drawn))
 
 
 def _puzzle(ask: dict, limits: Limits) -> Puzzle:
@@ -222,12 +220,6 @@ def _puzzle(ask: dict, limits: Limits) -> Puzzle:
         raise TooLarge(f"{source}: {problem}")
     rules = Rules(touch=ask.get("allow_touch", False), blanks=ask.get("allow_blanks", False))
     return replace(puzzle, rules=rules)
-
-
-def _differences(first: Solution, second: Solution) -> list:
-    from cpflow.workflows.unique import Uniqueness, Verdict
-
-    return Uniqueness(Verdict.NOT_UNIQUE, (first, second), 0.0, 0.0).differences()
 
 
 def _option(name: str, read_, *args):

@@ -12,7 +12,7 @@ import enum
 import time
 from dataclasses import dataclass
 
-from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
+from cpflow.board.grid import Cell, Puzzle, Solution, differ
 from cpflow.engines import registry
 from cpflow.engines.registry import solve
 from cpflow.engines.result import Status
@@ -36,10 +36,7 @@ class Uniqueness:
 
     def differences(self) -> list[Cell]:
         """The cells coloured differently in the two solutions ([] unless not unique)."""
-        if len(self.solutions) < 2:
-            return []
-        first, second = (s.colour_of() for s in self.solutions)
-        return sorted({cell_of(node) for node in first if first[node] != second[node]})
+        return differ(*self.solutions) if len(self.solutions) == 2 else []
 
 
 @dataclass(frozen=True)
