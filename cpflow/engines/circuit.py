@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, tag
 from cpflow.board.paths import walk
 from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.engines.forced import Partial
 from cpflow.engines.prune import domains, impossibility
 
 
@@ -108,11 +109,14 @@ def add_no_self_touch(model: cp_model.CpModel, v: CircuitVars) -> None:
                     model.add_bool_or([~v.covers(colour, a), ~v.covers(colour, b), *v.steps(colour, a, b)])
 
 
-def build(puzzle: Puzzle, deadline: Deadline = NEVER) -> tuple[cp_model.CpModel, CircuitVars]:
-    """The reference model of a puzzle; infeasible at once if pruning shows no solution exists.
-    OutOfTime when the deadline passes first."""
+def build(
+    puzzle: Puzzle, deadline: Deadline = NEVER, root: Partial | None = None
+) -> tuple[cp_model.CpModel, CircuitVars]:
+    """The reference model of a puzzle, on the colour domains the front end settled (`root`)
+    or pruning found; infeasible at once if pruning shows no solution exists. OutOfTime when
+    the deadline passes first."""
     model = cp_model.CpModel()
-    colour_domains = domains(puzzle, deadline)
+    colour_domains = root.decided()[1] if root else domains(puzzle, deadline)
     v = CircuitVars(model, puzzle, colour_domains, deadline)
     v.reason = impossibility(puzzle, colour_domains)
     if v.reason:

@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import walk
 from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.engines.forced import Partial
 from cpflow.engines.prune import domains, impossibility
 
 
@@ -28,8 +29,10 @@ class LabelVars:
         puzzle: Puzzle,
         colour_domains: dict[Colour, frozenset[Node]],
         deadline: Deadline = NEVER,
+        fixed: dict[tuple[Node, Node], bool] | None = None,
     ):
         self.puzzle, self.deadline = puzzle, deadline
+        self.fixed = fixed or {}  # decided edges (u < w): on a path or not
         self.reason: str | None = impossibility(puzzle, colour_domains)
         self.label: dict[Node, cp_model.IntVar] = {}
         self.arc: dict[tuple[Node, Node], cp_model.IntVar] = {}
@@ -62,17 +65,20 @@ class LabelVars:
         for u, values in self.colours.items():
             deadline.check()
             for w in puzzle.neighbours[u]:
+                if self.fixed.get((u, w) if u < w else (w, u)) is False:
+                    continue
                 if u not in ends and w not in starts and not values.isdisjoint(self.colours[w]):
                     self.arc[u, w] = model.new_bool_var(f"arc_{tag(u)}_{tag(w)}")
 
     def make_joined(self, model: cp_model.CpModel) -> None:
         """`joined[u, w]` (u < w): a path steps between u and w, in either direction."""
         self.joined: dict[tuple[Node, Node], cp_model.IntVar] = {}
+        true = model.new_constant(1)
         for u, w in self.arc:
             self.deadline.check()
             if u < w or (w, u) not in self.arc:
                 key = (u, w) if u < w else (w, u)
-                joined = model.new_bool_var(f"joined_{tag(key[0])}_{tag(key[1])}")
+                joined = true if self.fixed.get(key) else model.new_bool_var(f"joined_{tag(key[0])}_{tag(key[1])}")
                 model.add(sum(self.steps(*key)) == joined)
                 self.joined[key] = joined
 
@@ -167,11 +173,15 @@ def add_quiet_blanks(model: cp_model.CpModel, v: LabelVars) -> None:
             model.add(v.label[node] == min(v.colours[node])).only_enforce_if(~visited)
 
 
-def build(puzzle: Puzzle, deadline: Deadline = NEVER) -> tuple[cp_model.CpModel, LabelVars]:
-    """The label model of a puzzle; infeasible at once if pruning shows no solution exists.
-    OutOfTime when the deadline passes first."""
+def build(
+    puzzle: Puzzle, deadline: Deadline = NEVER, root: Partial | None = None
+) -> tuple[cp_model.CpModel, LabelVars]:
+    """The label model of a puzzle, on what the front end settled (`root`: fixed edges and
+    colour domains) or else on pruning's domains; infeasible at once if pruning shows no
+    solution exists. OutOfTime when the deadline passes first."""
     model = cp_model.CpModel()
-    v = LabelVars(model, puzzle, domains(puzzle, deadline), deadline)
+    fixed, colour_domains = root.decided() if root else ({}, domains(puzzle, deadline))
+    v = LabelVars(model, puzzle, colour_domains, deadline, fixed)
     if v.reason:
         model.add_bool_or([])  # the empty clause: proven unsolvable without search
         return model, v
@@ -183,4 +193,13 @@ def build(puzzle: Puzzle, deadline: Deadline = NEVER) -> tuple[cp_model.CpModel,
     add_ring_limits(model, v)
     add_hints(model, v)
     add_quiet_blanks(model, v)
+    add_search_order(model, v)
     return model, v
+
+
+def add_search_order(model: cp_model.CpModel, v: LabelVars) -> None:
+    """Search order: decide steps along the board's diagonals from the top left corner, taking
+    each first, as the fast backtracking searches do (CP-SAT follows it under
+    PARTIAL_FIXED_SEARCH, then searches as it would; models/label.md)."""
+    order = sorted(v.joined, key=lambda key: (sum(key[0][:2]), key[0], sum(key[1][:2]), key[1]))
+    model.add_decision_strategy([v.joined[key] for key in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)

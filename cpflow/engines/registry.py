@@ -104,8 +104,8 @@ ENGINES = {
             "cpsat",
             "cpflow.engines.cpsat",
             "ortools",
-            "OR-Tools CP-SAT, label model",
-            {"model": "label"},
+            "OR-Tools CP-SAT, label model, after forced moves",
+            {"model": "label", "forced": True},
             bytes_per_node=64_000,
             exports=CP_SAT_FILES,
         ),
@@ -191,7 +191,7 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:
     """
     entry = entry_of(engine)
     entry.check_fits(puzzle)
-    result = entry.backend().solve(puzzle, **entry.options, **options)
+    result = entry.backend().solve(puzzle, **{**entry.options, **options})
     if result.solution is not None:
         _verified(puzzle, result.solution, engine)
     return replace(result, engine=engine)
@@ -208,7 +208,7 @@ def count(
     module = entry.backend()
     entry.check_fits(puzzle)
     if hasattr(module, "count"):
-        found, status = module.count(puzzle, limit, time_limit=time_limit, **entry.options, **options)
+        found, status = module.count(puzzle, limit, time_limit=time_limit, **{**entry.options, **options})
     else:
         found, status = _count_by_exclusion(puzzle, limit, engine, time_limit, options)
     for solution in found:

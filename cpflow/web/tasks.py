@@ -162,7 +162,7 @@ def timed_out(ask: dict, limits: Limits, kind: str, seconds: float) -> dict:
     puzzle = _puzzle(ask, limits)
     name, index = ask["name"], ask["index"]
     if kind == "unique":
-        return records.uniqueness(name, index, puzzle, Uniqueness(Verdict.UNKNOWN, (), seconds, seconds))
+        return records.uniqueness(name, index, puzzle, Uniqueness(Verdict.UNKNOWN, (), seconds))
     if kind == "count":
         return records.counted(name, index, Count((), False, seconds))
     return records.solved(name, index, puzzle, SolveResult(Status.UNKNOWN, None, seconds, 0.0, ask["engine"]))

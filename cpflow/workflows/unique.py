@@ -1,7 +1,8 @@
 """Does a puzzle have exactly one solution? And how many has it?
 
-`uniqueness` solves, then solves again excluding the first answer: a second answer
-means the puzzle is not unique. `count` enumerates distinct solutions up to a limit
+`uniqueness` asks for two solutions in one search where the engine can count (CP-SAT
+and its front end), else solves, then solves again excluding the first answer: a
+second answer means the puzzle is not unique. `count` enumerates distinct solutions up to a limit
 (the registry's `count`: one search on CP-SAT, re-solving with exclusions elsewhere).
 Both work with every engine of the registry, and see only verified solutions.
 """
@@ -32,7 +33,6 @@ class Uniqueness:
     verdict: Verdict
     solutions: tuple[Solution, ...]
     seconds: float
-    first_seconds: float  # finding the first solution; the rest is the proof
 
     def differences(self) -> list[Cell]:
         """The cells coloured differently in the two solutions ([] unless not unique)."""
@@ -52,17 +52,22 @@ class Count:
 
 def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None = None, **options) -> Uniqueness:
     """Unique, not unique (with two differing solutions), unsolvable, or unknown."""
-    registry.backend(engine)  # imported before the clock starts
+    module = registry.backend(engine)  # imported before the clock starts
     began = time.perf_counter()
+    if hasattr(module, "count"):
+        found, status = registry.count(puzzle, 2, engine, time_limit=time_limit, **options)
+        finished = status is Status.SOLVED or len(found) == 2
+        verdict = [Verdict.UNSOLVABLE, Verdict.UNIQUE, Verdict.NOT_UNIQUE][len(found)] if finished else Verdict.UNKNOWN
+        return Uniqueness(verdict, tuple(found), time.perf_counter() - began)
     first = solve(puzzle, engine, time_limit=time_limit, **options)
     if first.status is not Status.SOLVED:
         verdict = Verdict.UNSOLVABLE if first.status is Status.UNSOLVABLE else Verdict.UNKNOWN
-        return Uniqueness(verdict, (), time.perf_counter() - began, first.seconds)
+        return Uniqueness(verdict, (), time.perf_counter() - began)
     left = None if time_limit is None else max(0.0, time_limit - first.seconds)
     second = solve(puzzle, engine, time_limit=left, exclude=[first.solution], **options)
     verdict = {Status.SOLVED: Verdict.NOT_UNIQUE, Status.UNSOLVABLE: Verdict.UNIQUE}.get(second.status, Verdict.UNKNOWN)
     found = (first.solution,) + ((second.solution,) if second.solution else ())
-    return Uniqueness(verdict, found, time.perf_counter() - began, first.seconds)
+    return Uniqueness(verdict, found, time.perf_counter() - began)
 
 
 def count(

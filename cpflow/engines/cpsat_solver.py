@@ -1,0 +1,160 @@
+"""Running CP-SAT on a built model: parameters, the solving thread, statuses, counting.
+
+Imported by cpflow.engines.cpsat only when a model is to be solved, so that a board the
+front end answers never loads OR-Tools.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future, wait
+
+from ortools.sat.python import cp_model
+
+from cpflow.board.errors import CpflowError
+from cpflow.board.grid import Puzzle, Solution
+from cpflow.engines.deadline import Deadline
+from cpflow.engines.result import SolveResult, Status
+
+STATUS = {
+    cp_model.OPTIMAL: Status.SOLVED,
+    cp_model.FEASIBLE: Status.SOLVED,
+    cp_model.INFEASIBLE: Status.UNSOLVABLE,
+    cp_model.UNKNOWN: Status.UNKNOWN,
+}
+# Measured on the classic set (bench/classic.py, models/label.md): for the tour models,
+# presolve, probing, symmetry search, inprocessing and LP relaxations cost more than
+# they save, and a second worker slows the first down. The reference circuit model
+# keeps CP-SAT's defaults, under which it was measured.
+TUNED = {
+    "num_workers": 1,
+    "cp_model_presolve": False,
+    "cp_model_probing_level": 0,
+    "symmetry_level": 0,
+    "use_sat_inprocessing": False,
+    "linearization_level": 0,
+    "search_branching": cp_model.PARTIAL_FIXED_SEARCH,  # the label model's search order first
+}
+PARAMS = {"label": TUNED, "circuit": {}}
+TICK = 0.02  # seconds between looks at the deadline and for Ctrl-C while CP-SAT searches
+# CP-SAT's default portfolio lost to one tuned worker on every board measured; with
+# more workers asked for, they run these single-worker strategies side by side.
+TUNED_PORTFOLIO = ("no_lp", "quick_restart_no_lp")
+
+
+def count_model(model: cp_model.CpModel, v, limit: int, deadline: Deadline, **params) -> tuple[list[Solution], Status]:
+    """Up to `limit` distinct solutions of a built model in one search, and SOLVED when that is
+    all of them (UNKNOWN when the limit or the deadline came first)."""
+    if deadline.left() == 0:
+        return [], Status.UNKNOWN
+    solver = _solver(deadline.left(), 1, {**v.params, **params, "enumerate_all_solutions": True})
+    collector = _Collector(v, limit)
+    native = _run(solver, model, deadline, collector)
+    finished = native in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
+    return collector.solutions, Status.SOLVED if finished else Status.UNKNOWN
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Keeps each new solution, and stops the search at the limit."""
+
+    def __init__(self, v, limit: int):
+        super().__init__()
+        self.v, self.limit = v, limit
+        self.solutions: list[Solution] = []
+        self.seen: set = set()
+        self.stopped = False
+
+    def on_solution_callback(self) -> None:
+        solution = self.v.extract(self)
+        key = frozenset(solution.paths.items())
+        if key in self.seen:
+            return  # auxiliary variables may give one board several assignments
+        self.seen.add(key)
+        self.solutions.append(solution)
+        if len(self.solutions) >= self.limit:
+            self.stopped = True
+            self.stop_search()
+
+
+def solve_model(
+    puzzle: Puzzle,
+    model: cp_model.CpModel,
+    v,
+    began: float,
+    *,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    **params,
+) -> SolveResult:
+    """Solve a built model (perhaps with constraints added since) into a result.
+
+    `began` is the perf_counter reading when building started, so that `seconds`
+    covers building and solving. `params` are CpSolver parameters, on top of the
+    formulation's own (`PARAMS`).
+    """
+    built = time.perf_counter()
+    left = Deadline(time_limit, began).left()
+    if left == 0:  # building took it all: CP-SAT would still spend long loading a big model
+        return out_of_time(began)
+    solver = _solver(left, workers, {**v.params, **params})
+    if v.params is TUNED and solver.parameters.num_workers > 1:
+        solver.parameters.merge_text_format(" ".join(f'subsolvers: "{name}"' for name in TUNED_PORTFOLIO))
+    native = _run(solver, model, Deadline(time_limit, began))
+    status = STATUS.get(native)
+    if status is None:
+        raise CpflowError(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")
+    solution = v.extract(solver) if status is Status.SOLVED else None
+    stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches, "solver_seconds": solver.wall_time}
+    if v.reason:
+        stats["reason"] = v.reason
+    return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
+
+
+def _run(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline, callback=None
+) -> cp_model.CpSolverStatus:
+    """`solver.solve`, in a thread, so that Ctrl-C stops the search and raises KeyboardInterrupt,
+    and the deadline holds even where CP-SAT's own clock has not started (loading a big model).
+
+    Left to itself CP-SAT takes SIGINT for its own and returns UNKNOWN, as if out of time,
+    and the caller would go on to the next puzzle. Here the main thread waits, where Python
+    sees the interrupt; it stops the search, waits for the solver to let go, and re-raises.
+    """
+    answer: Future[cp_model.CpSolverStatus] = Future()
+
+    def search() -> None:
+        try:
+            answer.set_result(solver.solve(model, callback))
+        except BaseException as error:  # handed to the waiting thread
+            answer.set_exception(error)
+
+    threading.Thread(target=search, name="cp-sat", daemon=True).start()
+    try:
+        while not answer.done():
+            wait([answer], timeout=TICK)
+            if deadline.left() == 0:
+                solver.stop_search()  # CP-SAT's limit counts from its own start; this one from ours
+    except KeyboardInterrupt:
+        solver.stop_search()
+        wait([answer])
+        raise
+    return answer.result()
+
+
+def out_of_time(began: float) -> SolveResult:
+    """The answer when the time limit passed before the search could start."""
+    seconds = time.perf_counter() - began
+    return SolveResult(Status.UNKNOWN, None, seconds, seconds, "cpsat", {"stopped": "building"})
+
+
+def _solver(time_limit: float | None, workers: int | None, params: dict) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is the caller's; see _run
+    for name, value in params.items():
+        setattr(solver.parameters, name, value)
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
+    if workers is not None:
+        solver.parameters.num_workers = workers
+    return solver

@@ -1,0 +1,346 @@
+"""Forced moves: what every solution must contain, deduced without search (models/forced.md).
+
+A `Partial` solution records, on the puzzle's graph, each edge's state (undecided, on a
+path, or out) and each node's colour (or none yet). Edges on paths form chains; each
+chain end knows the chain's other end. `settle` applies these rules until none applies:
+- degree: an endpoint has one path edge, any other node two; when the undecided edges
+  are just enough they are all in, when none are needed they are all out;
+- colour: an edge on a path joins one colour; two neighbours of one colour are
+  consecutive (no path touches itself), so their edge is in, and neighbours of two
+  colours are not joined;
+- loop: an edge joining a chain's two ends is out;
+- chambers: an uncoloured region that only one colour's chains border takes that colour,
+  one no colour borders is a dead end;
+- reach: a colour's endpoints must still meet through nodes it may take, and a node no
+  colour can reach is a dead end; a node only one colour reaches takes it.
+A rule that finds no way on makes the partial solution `Contradiction`. Every rule holds
+in every solution, so what settles holds for all of them: a board settled whole is the
+only solution, and a contradiction at the start proves there is none. The rules assume
+Flow Free's rules (`puzzle.rules` default): `applies` says whether they do.
+"""
+
+from __future__ import annotations
+
+from cpflow.board.grid import Colour, Node, Puzzle, Solution
+
+UNDECIDED, IN, OUT = 0, 1, 2  # an edge's state
+NONE = -1  # a node's colour before it is known
+
+
+class Contradiction(Exception):
+    """No solution extends this partial solution."""
+
+
+def applies(puzzle: Puzzle) -> bool:
+    """Whether the rules here are the puzzle's: every node covered, no path touching itself."""
+    return not puzzle.rules.blanks and not puzzle.rules.touch
+
+
+class Graph:
+    """The puzzle's fixed data, numbered: nodes 0..n-1, edges 0..m-1, colours 0..k-1."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.nodes: list[Node] = list(puzzle.nodes)
+        index = {node: i for i, node in enumerate(self.nodes)}
+        pairs = sorted(
+            {(min(index[a], index[b]), max(index[a], index[b])) for a in self.nodes for b in puzzle.neighbours[a]}
+        )
+        self.ends: list[tuple[int, int]] = pairs  # edge -> its two nodes
+        self.adjacent: list[list[tuple[int, int]]] = [[] for _ in self.nodes]  # node -> (neighbour, edge)
+        for edge, (i, j) in enumerate(pairs):
+            self.adjacent[i].append((j, edge))
+            self.adjacent[j].append((i, edge))
+        self.colours: list[Colour] = list(puzzle.colours)
+        self.pairs: list[tuple[int, int]] = [(index[a], index[b]) for a, b in puzzle.endpoints.values()]
+        terminals = {i for pair in self.pairs for i in pair}
+        self.need = bytearray(1 if i in terminals else 2 for i in range(len(self.nodes)))  # path edges a node has
+        self.index = index
+        # the search's order: along the diagonals from the top left corner
+        self.scan = sorted(range(len(self.nodes)), key=lambda i: (sum(self.nodes[i][:2]), self.nodes[i]))
+        self.near: list[frozenset[int]] = [frozenset(j for j, _ in a) for a in self.adjacent]
+
+    def start(self) -> Partial:
+        """Nothing decided but the endpoints' and hints' colours (not yet settled)."""
+        p = Partial(self)
+        for c, pair in enumerate(self.pairs):
+            for i in pair:
+                p.colour[i] = c
+        for node, colour in self.puzzle.hints.items():
+            p.paint(self.index[node], self.colours.index(colour))
+        p.queue.extend(range(len(self.nodes)))
+        return p
+
+
+class Partial:
+    """A partial solution: edge states, node colours, chains; `queue` holds nodes to look at again."""
+
+    __slots__ = ("g", "state", "colour", "banned", "degree", "free", "other", "queue", "reach")
+
+    def __init__(self, g: Graph, copy: Partial | None = None):
+        self.g = g
+        if copy is None:
+            self.state = bytearray(len(g.ends))
+            self.colour = [NONE] * len(g.nodes)
+            self.banned = [0] * len(g.nodes)  # bit c set: the node cannot take colour c
+            self.degree = bytearray(len(g.nodes))  # edges in
+            self.free = bytearray(len(a) for a in g.adjacent)  # edges undecided
+            self.other = list(range(len(g.nodes)))  # at a chain's end: its other end
+            self.queue: list[int] = []
+        else:
+            self.state, self.colour, self.banned = copy.state[:], copy.colour[:], copy.banned[:]
+            self.degree, self.free, self.other = copy.degree[:], copy.free[:], copy.other[:]
+            self.queue = []
+        self.reach: list[set[int]] | None = None  # per colour, the nodes it may take (after `settle`)
+
+    def copy(self) -> Partial:
+        return Partial(self.g, self)
+
+    # -- moves ---------------------------------------------------------------
+
+    def join(self, edge: int) -> None:
+        """Put an undecided edge on a path."""
+        i, j = self.g.ends[edge]
+        a, b = self.other[i], self.other[j]
+        if a == j:
+            raise Contradiction  # the chain would close into a loop
+        self.state[edge] = IN
+        degree, free, need = self.degree, self.free, self.g.need
+        degree[i] += 1
+        degree[j] += 1
+        free[i] -= 1
+        free[j] -= 1
+        if degree[i] > need[i] or degree[j] > need[j]:
+            raise Contradiction
+        ci, cj = self.colour[i], self.colour[j]
+        if ci != cj:
+            if ci != NONE and cj != NONE:
+                raise Contradiction  # two colours on one path
+            if ci == NONE:
+                self.paint(i, cj)
+            else:
+                self.paint(j, ci)
+        self.other[a], self.other[b] = b, a
+        self.queue += (i, j, a, b)
+        if degree[i] == 2:
+            self._corner(i)
+        if degree[j] == 2:
+            self._corner(j)
+
+    def _corner(self, p: int) -> None:
+        """A path turning at p through neighbours a and b: a node q beside both a and b would
+        have to join both if it took the path's colour, closing a loop, so it cannot."""
+        adjacent, state = self.g.adjacent, self.state
+        for q, a, b in self._opposite(p):
+            for j, edge in adjacent[q]:
+                if j == a or j == b:
+                    if state[edge] == IN:
+                        raise Contradiction
+                    if not state[edge]:
+                        self.cut(edge)
+            if self.colour[p] != NONE:
+                self.ban(q, self.colour[p])
+
+    def _opposite(self, p: int) -> list[tuple[int, int, int]]:
+        """The nodes q beside both neighbours a and b that p's path joins, with a and b."""
+        adjacent, state, near = self.g.adjacent, self.state, self.g.near
+        a, b = (j for j, edge in adjacent[p] if state[edge] == IN)
+        return [(q, a, b) for q in near[a] & near[b] if q != p]
+
+    def ban(self, node: int, c: int) -> None:
+        """Node cannot take colour c."""
+        if self.colour[node] == c:
+            raise Contradiction
+        if not self.banned[node] >> c & 1:
+            self.banned[node] |= 1 << c
+            self.queue.append(node)
+
+    def cut(self, edge: int) -> None:
+        """Leave an undecided edge off every path."""
+        i, j = self.g.ends[edge]
+        if self.colour[i] != NONE and self.colour[i] == self.colour[j]:
+            raise Contradiction  # neighbours of one colour must be consecutive
+        self.state[edge] = OUT
+        self.free[i] -= 1
+        self.free[j] -= 1
+        self.queue += (i, j)
+
+    def paint(self, node: int, c: int) -> None:
+        """Give an uncoloured node's whole chain colour c."""
+        if self.colour[node] == c:
+            return
+        if self.colour[node] != NONE or self.banned[node] >> c & 1:
+            raise Contradiction
+        colour, state, adjacent, banned = self.colour, self.state, self.g.adjacent, self.banned
+        stack = [node]
+        colour[node] = c
+        while stack:
+            i = stack.pop()
+            self.queue.append(i)
+            if self.degree[i] == 2:
+                for q, _, _ in self._opposite(i):
+                    self.ban(q, c)
+            for j, edge in adjacent[i]:
+                if colour[j] == c and state[edge] == OUT:
+                    raise Contradiction  # touching itself
+                if state[edge] == IN and colour[j] == NONE:
+                    if banned[j] >> c & 1:
+                        raise Contradiction
+                    colour[j] = c
+                    stack.append(j)
+
+    # -- rules ---------------------------------------------------------------
+
+    def settle(self) -> None:
+        """Apply the rules until none applies; Contradiction if one finds no way on."""
+        while True:
+            self._local()
+            if not self._regions():
+                return
+
+    def _local(self) -> None:
+        """The degree, colour and loop rules, on queued nodes until the queue is empty."""
+        queue, state, adjacent = self.queue, self.state, self.g.adjacent
+        degree, free, need, colour, other = self.degree, self.free, self.g.need, self.colour, self.other
+        banned = self.banned
+        while queue:
+            i = queue.pop()
+            if not free[i]:
+                if degree[i] < need[i]:
+                    raise Contradiction
+                continue
+            undecided = [(j, edge) for j, edge in adjacent[i] if not state[edge]]
+            short = need[i] - degree[i]
+            if short == 0:
+                for _, edge in undecided:
+                    self.cut(edge)
+            elif short > len(undecided):
+                raise Contradiction
+            elif short == len(undecided):
+                for _, edge in undecided:
+                    if not state[edge]:
+                        self.join(edge)
+            else:
+                ci, end = colour[i], other[i] if degree[i] else -1
+                for j, edge in undecided:
+                    if state[edge]:
+                        continue
+                    cj = colour[j]
+                    if ci != NONE and cj != NONE:
+                        if ci == cj:
+                            self.join(edge)
+                            break  # i changed: look again
+                        self.cut(edge)
+                    elif j == end:
+                        self.cut(edge)
+                    elif (cj != NONE and banned[i] >> cj & 1) or (ci != NONE and banned[j] >> ci & 1):
+                        self.cut(edge)  # joining would give a node a colour it cannot take
+
+    def _regions(self) -> bool:
+        """The chamber and reach rules; whether they coloured anything (then settle again)."""
+        g, colour, state = self.g, self.colour, self.state
+        adjacent, degree, need = g.adjacent, self.degree, g.need
+        painted = False
+        seen = bytearray(len(g.nodes))
+        for start in range(len(g.nodes)):
+            if colour[start] != NONE or seen[start]:
+                continue
+            region, stack, border = [start], [start], set()
+            seen[start] = 1
+            while stack:
+                i = stack.pop()
+                for j, edge in adjacent[i]:
+                    if state[edge] == OUT:
+                        continue
+                    cj = colour[j]
+                    if cj == NONE:
+                        if not seen[j]:
+                            seen[j] = 1
+                            region.append(j)
+                            stack.append(j)
+                    elif degree[j] < need[j]:
+                        border.add(cj)
+            if not border:
+                raise Contradiction  # no path can reach these nodes
+            if len(border) == 1:
+                c = border.pop()
+                for i in region:
+                    self.paint(i, c)
+                painted = True
+        if painted:
+            return True
+        return self._reach()
+
+    def _reach(self) -> bool:
+        """Each open colour's endpoints meet through nodes it may take; a node only one colour
+        reaches takes it. Keeps each colour's reach in `self.reach`."""
+        g, colour, state, other, banned = self.g, self.colour, self.state, self.other, self.banned
+        adjacent = g.adjacent
+        reached = [0] * len(g.nodes)  # uncoloured nodes: how many colours reach them
+        last = [NONE] * len(g.nodes)
+        self.reach = []
+        for c, (a, b) in enumerate(g.pairs):
+            if other[a] == b:
+                self.reach.append(set())
+                continue  # done
+            seen, stack = {a}, [a]
+            while stack:
+                i = stack.pop()
+                for j, edge in adjacent[i]:
+                    if j in seen or state[edge] == OUT:
+                        continue
+                    if colour[j] == c or (colour[j] == NONE and not banned[j] >> c & 1):
+                        seen.add(j)
+                        stack.append(j)
+            if b not in seen:
+                raise Contradiction  # the colour's endpoints cannot meet
+            self.reach.append(seen)
+            for i in seen:
+                if colour[i] == NONE:
+                    reached[i] += 1
+                    last[i] = c
+        painted = False
+        for i in range(len(g.nodes)):
+            if colour[i] == NONE:
+                if not reached[i]:
+                    raise Contradiction
+                if reached[i] == 1:
+                    self.paint(i, last[i])
+                    painted = True
+        return painted
+
+    # -- reading -------------------------------------------------------------
+
+    def is_complete(self) -> bool:
+        return self.degree == self.g.need
+
+    def solution(self) -> Solution:
+        """The paths of a complete partial solution, each from its first endpoint."""
+        g, paths = self.g, {}
+        for c, (a, b) in enumerate(g.pairs):
+            path, previous = [a], -1
+            while path[-1] != b:
+                step = next(j for j, edge in g.adjacent[path[-1]] if self.state[edge] == IN and j != previous)
+                previous = path[-1]
+                path.append(step)
+            paths[g.colours[c]] = tuple(g.nodes[i] for i in path)
+        return Solution(paths)
+
+    def decided(self) -> tuple[dict[tuple[Node, Node], bool], dict[Colour, frozenset[Node]]]:
+        """What is fixed, by node names: each decided edge (u < w) and whether it is in, and the
+        nodes each colour may still take."""
+        g = self.g
+        edges = {
+            (g.nodes[i], g.nodes[j]) if g.nodes[i] < g.nodes[j] else (g.nodes[j], g.nodes[i]): self.state[e] == IN
+            for e, (i, j) in enumerate(g.ends)
+            if self.state[e]
+        }
+        domains = {}
+        for c, colour in enumerate(g.colours):
+            nodes = (
+                self.reach[c]
+                if self.reach and self.reach[c]
+                else {i for i in range(len(g.nodes)) if self.colour[i] == c}
+            )
+            domains[colour] = frozenset(g.nodes[i] for i in nodes if self.colour[i] in (NONE, c))
+        return edges, domains

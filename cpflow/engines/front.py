@@ -1,0 +1,76 @@
+"""The front end of the CP-SAT engine: forced moves and a short search before any model.
+
+`settle_first` answers a solve outright when the search (cpflow.engines.search) finishes
+within its budget: a solution that is none of `exclude`, or a proof that there is none.
+Otherwise it hands over the settled start, whose fixed edges and colour domains make the
+model smaller. It imports no solver, so a board it answers never loads OR-Tools.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cpflow.board.grid import Puzzle, Solution, differ
+from cpflow.engines.deadline import Deadline
+from cpflow.engines.forced import Contradiction, Partial, applies
+from cpflow.engines.result import SolveResult, Status
+from cpflow.engines.search import Exhausted, solutions
+
+BRANCHES = 400  # the search's budget on a small board (bench/forced.py, models/forced.md)
+SMALL = 256  # nodes: on bigger boards each branch costs more and CP-SAT searches better
+
+
+@dataclass
+class Handover:
+    """What the front end leaves to the model: the settled start, or None (nothing applies)."""
+
+    root: Partial | None
+    seconds: float
+
+
+def budget(puzzle: Puzzle) -> int:
+    """Branches the search may take before the model takes over: none on a big board, which
+    the front end only settles."""
+    return BRANCHES if len(puzzle.nodes) <= SMALL else 0
+
+
+def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
+    """A result when the front end settles the puzzle, else what the model starts from."""
+    began = time.perf_counter()
+    if not applies(puzzle):
+        return Handover(None, 0.0)
+    try:
+        for solution in solutions(puzzle, budget(puzzle), deadline):
+            if not any(not differ(solution, other) for other in exclude):
+                return _answer(Status.SOLVED, solution, began)
+        return _answer(Status.UNSOLVABLE, None, began)
+    except Contradiction:
+        return _answer(Status.UNSOLVABLE, None, began, reason="forced moves leave no way on")
+    except Exhausted as out:
+        return Handover(out.root, time.perf_counter() - began)
+
+
+def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[Solution], Status] | Handover:
+    """Up to `limit` solutions and SOLVED (all of them) or UNKNOWN (the limit came first) when
+    the search finishes, else what the model starts from."""
+    began = time.perf_counter()
+    if not applies(puzzle):
+        return Handover(None, 0.0)
+    found: list[Solution] = []
+    try:
+        for solution in solutions(puzzle, budget(puzzle), deadline):
+            found.append(solution)
+            if len(found) >= limit:
+                return found, Status.UNKNOWN
+    except Contradiction:
+        return [], Status.SOLVED
+    except Exhausted as out:
+        return Handover(out.root, time.perf_counter() - began)
+    return found, Status.SOLVED
+
+
+def _answer(status: Status, solution: Solution | None, began: float, **stats) -> SolveResult:
+    seconds = time.perf_counter() - began
+    return SolveResult(status, solution, seconds, seconds, "cpsat", {"by": "forced moves", **stats})

@@ -1,0 +1,72 @@
+"""Depth-first search over forced moves: the front end every CP-SAT solve starts with.
+
+`solutions(puzzle)` settles the board (cpflow.engines.forced), then branches on the first
+undecided edge in reading order along the board's diagonals (from the top left corner,
+as the Go search of thomasahle/numberlink does): the edge in, or out. The two branches
+share no solution, so the search counts exactly. Each branch settles again.
+The search gives up with `Exhausted` after `budget` branches, carrying the settled root
+so that a model can start from what is already forced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cpflow.board.grid import Puzzle, Solution
+from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.engines.forced import Contradiction, Graph, Partial
+
+
+class Exhausted(Exception):
+    """The search ran out of branches; `root` is the settled start."""
+
+    def __init__(self, root: Partial):
+        super().__init__("search budget exhausted")
+        self.root = root
+
+
+def solutions(puzzle: Puzzle, budget: int, deadline: Deadline = NEVER) -> Iterator[Solution]:
+    """Every solution, each once; Contradiction at once when settling the start proves there
+    is none, Exhausted when more than `budget` branches are needed, OutOfTime at the deadline."""
+    deadline.check()
+    root = Graph(puzzle).start()
+    root.settle()
+    stack, branches = [root], 0
+    while stack:
+        p = stack.pop()
+        if p is not root:
+            try:
+                p.settle()
+            except Contradiction:
+                continue
+        edge = _first_open(p)
+        if edge is None:
+            if p.is_complete():
+                yield p.solution()
+            continue
+        branches += 1
+        if branches > budget:
+            raise Exhausted(root)
+        deadline.check()
+        stack += reversed(_either(p, edge))
+
+
+def _first_open(p: Partial) -> int | None:
+    """The first undecided edge of the first node in the search's order (`Graph.scan`)."""
+    for i in p.g.scan:
+        if p.free[i]:
+            return next(edge for _, edge in p.g.adjacent[i] if not p.state[edge])
+    return None
+
+
+def _either(p: Partial, edge: int) -> list[Partial]:
+    """Two partial solutions: the edge in, and the edge out."""
+    children = []
+    for move in (Partial.join, Partial.cut):
+        child = p.copy()
+        try:
+            move(child, edge)
+        except Contradiction:
+            continue
+        children.append(child)
+    return children

@@ -1,0 +1,142 @@
+"""The front end: forced moves hold in every solution, the search finds exactly the solutions,
+and the model takes over from what was settled."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from brute import brute_solutions
+from hypothesis import HealthCheck, given, settings
+from test_variants import tiny_boards
+
+from conftest import PUZZLES, project_puzzles
+from cpflow.board.formats import load, parse_solution
+from cpflow.board.verify import violations
+from cpflow.engines import front, registry
+from cpflow.engines.forced import IN, NONE, Contradiction, Graph
+from cpflow.engines.result import Status
+from cpflow.engines.search import Exhausted, solutions
+
+TINY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+
+
+def colouring(solution) -> frozenset:
+    return frozenset(solution.colour_of().items())
+
+
+def steps(solution) -> set:
+    return {frozenset(pair) for path in solution.paths.values() for pair in zip(path, path[1:], strict=False)}
+
+
+@TINY
+@given(puzzle=tiny_boards())
+def test_what_settles_holds_in_every_solution(puzzle):
+    known = list(brute_solutions(puzzle))
+    g = Graph(puzzle)
+    root = g.start()
+    try:
+        root.settle()
+    except Contradiction:
+        assert known == []
+        return
+    for solution in known:
+        on, colour = steps(solution), solution.colour_of()
+        for edge, (i, j) in enumerate(g.ends):
+            if root.state[edge]:
+                assert (root.state[edge] == IN) == (frozenset((g.nodes[i], g.nodes[j])) in on)
+        for i, node in enumerate(g.nodes):
+            c = g.colours.index(colour[node])
+            assert root.colour[i] in (NONE, c)
+            assert not root.banned[i] >> c & 1
+        for name, nodes in root.decided()[1].items():
+            assert {node for node in g.nodes if colour[node] == name} <= nodes
+
+
+@TINY
+@given(puzzle=tiny_boards())
+def test_the_search_finds_each_solution_once(puzzle):
+    expected = {colouring(s) for s in brute_solutions(puzzle)}
+    try:
+        found = list(solutions(puzzle, budget=10**6))
+    except Contradiction:
+        found = []
+    assert all(violations(puzzle, s) == [] for s in found)
+    assert len(found) == len({colouring(s) for s in found})
+    assert {colouring(s) for s in found} == expected
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(puzzle=tiny_boards())
+def test_the_model_counts_from_the_settled_start_as_brute_force_does(puzzle):
+    expected = {colouring(s) for s in brute_solutions(puzzle)}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(front, "BRANCHES", 0)  # no search: what the start does not settle goes to CP-SAT
+        found, status = registry.count(puzzle, 50, "cpsat")
+        solved = registry.solve(puzzle, "cpsat")
+    assert status is Status.SOLVED
+    assert {colouring(s) for s in found} == expected
+    assert solved.status is (Status.SOLVED if expected else Status.UNSOLVABLE)
+
+
+@pytest.mark.parametrize("path", project_puzzles(), ids=lambda p: p.name)
+def test_what_settles_on_the_project_puzzles_agrees_with_their_solutions(path):
+    (puzzle,) = load(path)
+    stored = parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())
+    root = Graph(puzzle).start()
+    root.settle()
+    edges, domains = root.decided()
+    assert all((frozenset(pair) in steps(stored)) == on for pair, on in edges.items())
+    assert all(node in domains[colour] for node, colour in stored.colour_of().items())
+
+
+def test_a_board_that_needs_branches_is_handed_over_settled_in_part():
+    (puzzle,) = load(PUZZLES / "gen_14x14_01.txt")
+    with pytest.raises(Exhausted) as out:
+        next(solutions(puzzle, budget=0))
+    edges, _ = out.value.root.decided()
+    assert 0 < sum(edges.values()) < len(puzzle.nodes)  # some steps are fixed, not all
+
+
+def test_forced_moves_alone_solve_an_easy_board_and_prove_it_unique():
+    (puzzle,) = load(PUZZLES / "starter_9x9.txt")
+    root = Graph(puzzle).start()
+    root.settle()
+    assert root.is_complete()
+    assert violations(puzzle, root.solution()) == []
+    assert len(list(solutions(puzzle, budget=0))) == 1
+
+
+def test_a_contradiction_at_the_start_is_unsolvable_with_the_reason():
+    (puzzle,) = load(PUZZLES / "unsolvable_6x6.txt")
+    result = registry.solve(puzzle, "cpsat")
+    assert result.status is Status.UNSOLVABLE
+    assert result.stats == {"by": "forced moves", "reason": "forced moves leave no way on"}
+
+
+def test_an_excluded_solution_is_skipped_and_then_none_is_left():
+    (puzzle,) = load(PUZZLES / "starter_7x7.txt")
+    first = registry.solve(puzzle, "cpsat")
+    assert first.stats["by"] == "forced moves"
+    again = registry.solve(puzzle, "cpsat", exclude=[first.solution])
+    assert again.status is Status.UNSOLVABLE
+
+
+def test_a_board_the_front_end_answers_never_loads_ortools():
+    code = (
+        "import sys\n"
+        "from cpflow.cli import app\n"
+        "sys.argv = ['cpflow', 'solve', '--quiet', sys.argv[1]]\n"
+        "try:\n    app()\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools', 'pandas', 'numpy'}))\n"
+    )
+    easy = subprocess.run(
+        [sys.executable, "-c", code, str(PUZZLES / "starter_9x9.txt")], capture_output=True, text=True
+    )
+    assert easy.stdout.splitlines()[-1] == "[]"
+    big = subprocess.run(
+        [sys.executable, "-c", code, str(PUZZLES / "gen_30x30_01.txt")], capture_output=True, text=True
+    )
+    assert "ortools" in big.stdout.splitlines()[-1]
