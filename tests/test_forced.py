@@ -13,6 +13,7 @@ from test_variants import tiny_boards
 
 from conftest import PUZZLES, project_puzzles
 from cpflow.board.formats import load, parse_solution
+from cpflow.board.grid import differ
 from cpflow.board.verify import violations
 from cpflow.engines import front, registry
 from cpflow.engines.forced import IN, NONE, Contradiction, Graph
@@ -72,7 +73,7 @@ def test_the_search_finds_each_solution_once(puzzle):
 def test_the_model_counts_from_the_settled_start_as_brute_force_does(puzzle):
     expected = {colouring(s) for s in brute_solutions(puzzle)}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(front, "BRANCHES", 0)  # no search: what the start does not settle goes to CP-SAT
+        patch.setattr(front, "WORK", 0)  # no search: what the start does not settle goes to CP-SAT
         found, status = registry.count(puzzle, 50, "cpsat")
         solved = registry.solve(puzzle, "cpsat")
     assert status is Status.SOLVED
@@ -140,3 +141,13 @@ def test_a_board_the_front_end_answers_never_loads_ortools():
         [sys.executable, "-c", code, str(PUZZLES / "gen_30x30_01.txt")], capture_output=True, text=True
     )
     assert "ortools" in big.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_workers_race_in_their_own_search_orders_to_the_one_solution(workers):
+    path = PUZZLES / "gen_20x20_01.txt"
+    (puzzle,) = load(path)
+    stored = parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())
+    result = registry.solve(puzzle, "cpsat", forced=False, workers=workers)  # CP-SAT, not the front end
+    assert result.status is Status.SOLVED and "conflicts" in result.stats
+    assert differ(result.solution, stored) == []

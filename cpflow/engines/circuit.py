@@ -33,7 +33,9 @@ class CircuitVars:
         model.add_bool_or([self.true])
         self.on: dict[tuple[Colour, Node], cp_model.IntVar] = {}
         self.arcs: dict[tuple[Colour, Node, Node], cp_model.IntVar] = {}
+        self.arcs_of: dict[Colour, list[tuple[Node, Node, cp_model.IntVar]]] = {}  # the same, by colour
         for colour, nodes in colour_domains.items():
+            arcs_of = self.arcs_of[colour] = []
             start, end = puzzle.endpoints[colour]
             for u in sorted(nodes):
                 deadline.check()
@@ -41,7 +43,8 @@ class CircuitVars:
                     self.on[colour, u] = model.new_bool_var(f"on_{colour}_{tag(u)}")
                 for v in puzzle.neighbours[u]:
                     if v in nodes and u != end and v != start:
-                        self.arcs[colour, u, v] = model.new_bool_var(f"arc_{colour}_{tag(u)}_{tag(v)}")
+                        lit = self.arcs[colour, u, v] = model.new_bool_var(f"arc_{colour}_{tag(u)}_{tag(v)}")
+                        arcs_of.append((u, v, lit))
 
     def covers(self, colour: Colour, node: Node) -> cp_model.IntVar:
         """The literal 'node has this colour' (the constant true for the colour's endpoints)."""
@@ -64,7 +67,7 @@ class CircuitVars:
         """The paths, read by following the true arcs from each colour's start."""
         paths = {}
         for colour in self.puzzle.colours:
-            succ = {u: (v,) for (k, u, v), lit in self.arcs.items() if k == colour and solver.boolean_value(lit)}
+            succ = {u: (v,) for u, v, lit in self.arcs_of.get(colour, ()) if solver.boolean_value(lit)}
             paths[colour] = walk(self.puzzle, succ).paths[colour]
         return Solution(paths)
 
@@ -75,7 +78,7 @@ def add_colour_circuits(model: cp_model.CpModel, v: CircuitVars) -> None:
         v.deadline.check()
         index = {node: i for i, node in enumerate(sorted(nodes))}
         start, end = v.puzzle.endpoints[colour]
-        arcs = [(index[a], index[b], lit) for (k, a, b), lit in v.arcs.items() if k == colour]
+        arcs = [(index[a], index[b], lit) for a, b, lit in v.arcs_of[colour]]
         arcs += [(index[n], index[n], ~v.on[colour, n]) for n in nodes if n not in (start, end)]
         arcs.append((index[end], index[start], v.true))
         model.add_circuit(arcs)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from ortools.sat.python import cp_model
 
@@ -25,8 +25,8 @@ STATUS = {
 }
 # Measured on the classic set (bench/classic.py, models/label.md): for the tour models,
 # presolve, probing, symmetry search, inprocessing and LP relaxations cost more than
-# they save, and a second worker slows the first down. The reference circuit model
-# keeps CP-SAT's defaults, under which it was measured.
+# they save, and a second worker slows the first down. The reference circuit model too
+# is 3.6x faster so on the classic set than under CP-SAT's defaults (models/circuit.md).
 TUNED = {
     "num_workers": 1,
     "cp_model_presolve": False,
@@ -36,7 +36,7 @@ TUNED = {
     "linearization_level": 0,
     "search_branching": cp_model.PARTIAL_FIXED_SEARCH,  # the label model's search order first
 }
-PARAMS = {"label": TUNED, "circuit": {}}
+PARAMS = {"label": TUNED, "circuit": TUNED}
 TICK = 0.02  # seconds between looks at the deadline and for Ctrl-C while CP-SAT searches
 # CP-SAT's default portfolio lost to one tuned worker on every board measured; with
 # more workers asked for, they run these single-worker strategies side by side.
@@ -97,10 +97,14 @@ def solve_model(
     left = Deadline(time_limit, began).left()
     if left == 0:  # building took it all: CP-SAT would still spend long loading a big model
         return out_of_time(began)
-    solver = _solver(left, workers, {**v.params, **params})
-    if v.params is TUNED and solver.parameters.num_workers > 1:
-        solver.parameters.merge_text_format(" ".join(f'subsolvers: "{name}"' for name in TUNED_PORTFOLIO))
-    native = _run(solver, model, Deadline(time_limit, began))
+    orders = getattr(v, "orders", [])
+    if workers and workers > 1 and orders:
+        runs = [(_solver(left, 1, {**v.params, **params}), _ordered(model, orders, k)) for k in range(workers)]
+    else:
+        runs = [(_solver(left, workers, {**v.params, **params}), model)]
+        if v.params is TUNED and runs[0][0].parameters.num_workers > 1:
+            runs[0][0].parameters.merge_text_format(" ".join(f'subsolvers: "{name}"' for name in TUNED_PORTFOLIO))
+    solver, native = _race(runs, Deadline(time_limit, began))
     status = STATUS.get(native)
     if status is None:
         raise CpflowError(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")
@@ -111,35 +115,64 @@ def solve_model(
     return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
 
 
+def _ordered(model: cp_model.CpModel, orders: list, k: int) -> cp_model.CpModel:
+    """The model deciding in its k-th search order (the first is its own): a copy for k > 0."""
+    if k == 0:
+        return model
+    copy = model.clone()
+    copy.proto.search_strategy.clear()
+    copy.add_decision_strategy(orders[k % len(orders)], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    return copy
+
+
 def _run(
     solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline, callback=None
 ) -> cp_model.CpSolverStatus:
-    """`solver.solve`, in a thread, so that Ctrl-C stops the search and raises KeyboardInterrupt,
-    and the deadline holds even where CP-SAT's own clock has not started (loading a big model).
+    """`solver.solve` on the model, as `_race` runs it."""
+    return _race([(solver, model)], deadline, callback)[1]
+
+
+def _race(
+    runs: list[tuple[cp_model.CpSolver, cp_model.CpModel]], deadline: Deadline, callback=None
+) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
+    """Each solver on its model, in threads side by side; the first to decide wins and the others
+    are stopped. Ctrl-C stops them all and raises KeyboardInterrupt, and the deadline holds even
+    where CP-SAT's own clock has not started (loading a big model).
 
     Left to itself CP-SAT takes SIGINT for its own and returns UNKNOWN, as if out of time,
     and the caller would go on to the next puzzle. Here the main thread waits, where Python
-    sees the interrupt; it stops the search, waits for the solver to let go, and re-raises.
+    sees the interrupt; it stops the search, waits for the solvers to let go, and re-raises.
     """
-    answer: Future[cp_model.CpSolverStatus] = Future()
+    answers: list[Future[cp_model.CpSolverStatus]] = [Future() for _ in runs]
 
-    def search() -> None:
+    def search(solver: cp_model.CpSolver, model: cp_model.CpModel, answer: Future) -> None:
         try:
             answer.set_result(solver.solve(model, callback))
         except BaseException as error:  # handed to the waiting thread
             answer.set_exception(error)
 
-    threading.Thread(target=search, name="cp-sat", daemon=True).start()
+    for (solver, model), answer in zip(runs, answers, strict=True):
+        threading.Thread(target=search, args=(solver, model, answer), name="cp-sat", daemon=True).start()
+
+    def stop_all() -> None:
+        for solver, _ in runs:
+            solver.stop_search()
+        wait(answers)
+
     try:
-        while not answer.done():
-            wait([answer], timeout=TICK)
+        while True:
+            wait(answers, timeout=TICK, return_when=FIRST_COMPLETED)
+            for (solver, _), answer in zip(runs, answers, strict=True):
+                if answer.done() and (answer.exception() or answer.result() != cp_model.UNKNOWN):
+                    stop_all()
+                    return solver, answer.result()
+            if all(answer.done() for answer in answers):
+                return runs[0][0], answers[0].result()
             if deadline.left() == 0:
-                solver.stop_search()  # CP-SAT's limit counts from its own start; this one from ours
+                stop_all()  # CP-SAT's limit counts from its own start; this one from ours
     except KeyboardInterrupt:
-        solver.stop_search()
-        wait([answer])
+        stop_all()
         raise
-    return answer.result()
 
 
 def out_of_time(began: float) -> SolveResult:

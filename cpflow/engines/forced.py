@@ -191,11 +191,12 @@ class Partial:
 
     # -- rules ---------------------------------------------------------------
 
-    def settle(self) -> None:
-        """Apply the rules until none applies; Contradiction if one finds no way on."""
+    def settle(self, reach: bool = True) -> None:
+        """Apply the rules until none applies; Contradiction if one finds no way on. Without
+        `reach`, the reach rule (a flood per colour, the costliest) is left out."""
         while True:
             self._local()
-            if not self._regions():
+            if not self._regions() and not (reach and self._reach()):
                 return
 
     def _local(self) -> None:
@@ -237,7 +238,7 @@ class Partial:
                         self.cut(edge)  # joining would give a node a colour it cannot take
 
     def _regions(self) -> bool:
-        """The chamber and reach rules; whether they coloured anything (then settle again)."""
+        """The chamber rule; whether it coloured anything (then settle again)."""
         g, colour, state = self.g, self.colour, self.state
         adjacent, degree, need = g.adjacent, self.degree, g.need
         painted = False
@@ -267,9 +268,7 @@ class Partial:
                 for i in region:
                     self.paint(i, c)
                 painted = True
-        if painted:
-            return True
-        return self._reach()
+        return painted
 
     def _reach(self) -> bool:
         """Each open colour's endpoints meet through nodes it may take; a node only one colour

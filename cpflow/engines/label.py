@@ -198,8 +198,23 @@ def build(
 
 
 def add_search_order(model: cp_model.CpModel, v: LabelVars) -> None:
-    """Search order: decide steps along the board's diagonals from the top left corner, taking
-    each first, as the fast backtracking searches do (CP-SAT follows it under
-    PARTIAL_FIXED_SEARCH, then searches as it would; models/label.md)."""
-    order = sorted(v.joined, key=lambda key: (sum(key[0][:2]), key[0], sum(key[1][:2]), key[1]))
-    model.add_decision_strategy([v.joined[key] for key in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    """Search order: decide steps along the board's diagonals from a corner, taking each first,
+    as the fast backtracking searches do (CP-SAT follows it under PARTIAL_FIXED_SEARCH, then
+    searches as it would; models/label.md). `v.orders` keeps one order per corner, for racing
+    workers; the model gets the first."""
+    height = 1 + max(node[0] for node in v.puzzle.nodes)
+    width = 1 + max(node[1] for node in v.puzzle.nodes)
+    v.orders = []
+    for flip_rows, flip_cols in CORNERS:
+
+        def place(node: Node, flip_rows=flip_rows, flip_cols=flip_cols) -> tuple[int, int]:
+            row = height - 1 - node[0] if flip_rows else node[0]
+            col = width - 1 - node[1] if flip_cols else node[1]
+            return row + col, row
+
+        order = sorted(v.joined, key=lambda key: (place(key[0]), key[0], place(key[1]), key[1]))
+        v.orders.append([v.joined[key] for key in order])
+    model.add_decision_strategy(v.orders[0], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+
+
+CORNERS = ((False, False), (True, False), (True, True), (False, True))  # top left, bottom left, bottom right, top right
