@@ -134,7 +134,9 @@ def large(go: Go | None, repeat: int) -> None:
     scaling = [p for p in scaling if not p.name.endswith(".solution.txt")]
     if not scaling:
         return
-    print("\nscaling, puzzles/scaling (generated; sparse: side/2 colours, dense: one per 11 cells), in-process:\n")
+    print(
+        "\nscaling, puzzles/scaling (generated; sparse: side to 1.5 side colours, dense: 1 per 11 cells), in-process:\n"
+    )
     print("| board | cells | colours | cells/colour | seconds | status |")
     print("|---|---|---|---|---|---|")
     for row in time_puzzles(scaling):
@@ -165,12 +167,12 @@ def uniqueness(go: Go | None, repeat: int) -> None:
                 solved, proved = solved + first, proved + second
                 ratio = second / max(first, 1e-9)
                 if first >= 0.01 and ratio > 1.5:
-                    over.append(puzzle.name or path.stem)
+                    over.append(path.stem)
                 if first >= 0.01:
-                    worst = max(worst, (ratio, puzzle.name or path.stem))
+                    worst = max(worst, (ratio, path.stem))
         print(
             f"| {name} | {len(paths)} | {solved:.3f} | {proved:.3f} | {proved / solved:.2f} "
-            f"| {len(over)} | {worst[0]:.2f} ({worst[1]}) |"
+            f"| {len(over)} | {f'{worst[0]:.2f} ({worst[1]})' if worst[1] else '-'} |"
         )
     print("\ntarget: uniqueness at most 1.5x the solve time on every set")
 

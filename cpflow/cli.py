@@ -89,7 +89,14 @@ Cluster = Annotated[
     ),
 ]
 TimeLimit = Annotated[float | None, typer.Option(metavar="SECONDS", help="Seconds per puzzle before giving up.", min=0)]
-Workers = Annotated[int | None, typer.Option(metavar="N", help="CP-SAT worker threads per puzzle (default 1).", min=1)]
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        metavar="N",
+        help="CP-SAT workers per puzzle, racing in threads from different corners of the board (default 1).",
+        min=1,
+    ),
+]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="One line per puzzle: file, verdict, seconds.")]
 AllowTouch = Annotated[
     bool, typer.Option("--allow-touch", help="Paths may run beside themselves (the Numberlink reading).")

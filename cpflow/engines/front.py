@@ -18,7 +18,8 @@ from cpflow.engines.forced import Contradiction, Partial, applies
 from cpflow.engines.result import SolveResult, Status
 from cpflow.engines.search import Exhausted, solutions
 
-WORK = 200_000  # the search's budget, in branches x nodes (a branch costs about 0.35 us a node; models/forced.md)
+WORK = 200_000  # the search's budget, in branches x nodes (models/forced.md)
+SMALL = 500  # nodes: on bigger boards the search seldom ends within its budget, and CP-SAT does better
 
 
 @dataclass
@@ -30,9 +31,10 @@ class Handover:
 
 
 def budget(puzzle: Puzzle) -> int:
-    """Branches the search may take before the model takes over: 1,000 on a 14x14 board, 80
-    on a 50x50, where CP-SAT searches better."""
-    return WORK // max(1, len(puzzle.nodes))
+    """Branches the search may take before the model takes over: 1,000 on a 14x14 board,
+    none on a board of more than SMALL nodes, which the front end only settles."""
+    nodes = len(puzzle.nodes)
+    return WORK // max(1, nodes) if nodes <= SMALL else 0
 
 
 def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
