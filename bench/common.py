@@ -51,9 +51,10 @@ def time_puzzles(paths: list[Path], progress: bool = False, **options) -> list[d
 
 def warm() -> None:
     """Import what solving may load (OR-Tools and the models), so no puzzle's time includes it."""
-    import cpflow.engines.circuit  # noqa: F401
-    import cpflow.engines.cpsat_solver  # noqa: F401
-    import cpflow.engines.label  # noqa: F401
+    from cpflow.engines import registry
+
+    for name in ("cpsat", "cpsat-circuit"):
+        registry.warm(name)
 
 
 def time_command(args: list[str], repeat: int) -> tuple[list[float], int]:

@@ -151,3 +151,16 @@ def test_workers_race_in_their_own_search_orders_to_the_one_solution(workers):
     result = registry.solve(puzzle, "cpsat", forced=False, workers=workers)  # CP-SAT, not the front end
     assert result.status is Status.SOLVED and "conflicts" in result.stats
     assert differ(result.solution, stored) == []
+
+
+def test_warming_an_engine_loads_what_its_first_model_needs():
+    code = (
+        "import sys\n"
+        "from cpflow.engines import registry\n"
+        "registry.backend('cpsat')\n"
+        "before = 'ortools' in sys.modules\n"
+        "registry.warm('cpsat')\n"
+        "print(before, 'ortools.sat.python.cp_model' in sys.modules, 'cpflow.engines.label' in sys.modules)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert ran.stdout.split() == ["False", "True", "True"]

@@ -68,6 +68,7 @@ class Engine:
     bytes_per_node: int = 0
     bytes_per_node_colour: int = 0
     exports: tuple[str, ...] = ()  # the model file suffixes `export` writes
+    loads: tuple[str, ...] = ()  # modules the engine imports only when it needs them (see `warm`)
 
     def backend(self) -> Backend:
         """The engine's module, imported (so that later timings leave the import out)."""
@@ -108,6 +109,7 @@ ENGINES = {
             {"model": "label", "forced": True},
             bytes_per_node=64_000,
             exports=CP_SAT_FILES,
+            loads=("cpflow.engines.cpsat_solver", "cpflow.engines.label"),
         ),
         Engine(
             "cpsat-circuit",
@@ -117,6 +119,7 @@ ENGINES = {
             {"model": "circuit"},
             bytes_per_node_colour=32_000,
             exports=CP_SAT_FILES,
+            loads=("cpflow.engines.cpsat_solver", "cpflow.engines.circuit"),
         ),
         Engine(
             "ilp-cbc",
@@ -181,6 +184,15 @@ def available() -> list[str]:
 def backend(name: str = DEFAULT) -> Backend:
     """The named engine's module, imported; EngineUnavailable if it is unknown or not installed."""
     return entry_of(name).backend()
+
+
+def warm(name: str = DEFAULT) -> Backend:
+    """The engine's module, with what it would import on its first model (OR-Tools for the CP-SAT
+    engines, which a board their front end answers never loads), so that timings leave it out."""
+    module = backend(name)
+    for other in entry_of(name).loads:
+        importlib.import_module(other)
+    return module
 
 
 def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:

@@ -171,7 +171,9 @@ def timed_out(ask: dict, limits: Limits, kind: str, seconds: float) -> dict:
 def warm_up() -> None:
     """Import the solver and solve a tiny board, so that a worker's first request is not slow."""
     from cpflow.engines.registry import solve as solve_with
+    from cpflow.engines.registry import warm
 
+    warm()
     solve_with(Puzzle.build(2, 2, {"R": ((0, 0), (1, 0)), "B": ((0, 1), (1, 1))}), time_limit=5)
 
 

@@ -96,6 +96,7 @@ def compare(
 def warm_up(names: Sequence[str]) -> None:
     """The first solve of a process pays one-off set-up costs: not on a real puzzle."""
     for name in names:
+        registry.warm(name)
         solve(WARM_UP, name)
 
 
