@@ -11,12 +11,12 @@ from brute import brute_solutions
 from hypothesis import HealthCheck, given, settings
 from test_variants import tiny_boards
 
-from conftest import PUZZLES, project_puzzles
+from conftest import PUZZLES, board, project_puzzles
 from cpflow.board.formats import load, parse_solution
 from cpflow.board.grid import differ
 from cpflow.board.verify import violations
 from cpflow.engines import front, registry
-from cpflow.engines.forced import IN, NONE, Contradiction, Graph
+from cpflow.engines.forced import IN, NONE, Contradiction, Graph, dead_turns
 from cpflow.engines.result import Status
 from cpflow.engines.search import Exhausted, solutions
 
@@ -164,3 +164,20 @@ def test_warming_an_engine_loads_what_its_first_model_needs():
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert ran.stdout.split() == ["False", "True", "True"]
+
+
+@TINY
+@given(puzzle=tiny_boards())
+def test_no_solution_takes_a_dead_turn(puzzle):
+    dead = set(dead_turns(puzzle))
+    for solution in brute_solutions(puzzle):
+        for path in solution.paths.values():
+            for a, p, b in zip(path, path[1:], path[2:], strict=False):
+                assert (p, min(a, b), max(a, b)) not in dead
+
+
+def test_a_turn_is_dead_when_its_diagonal_meets_the_edge_before_an_endpoint():
+    open_diagonal = board("..AB\n...B\nA...\n....")
+    assert ((0, 0), (0, 1), (1, 0)) in dead_turns(open_diagonal)
+    endpoint_on_it = board("..AB\n...B\nA.C.\n..C.")
+    assert ((0, 0), (0, 1), (1, 0)) not in dead_turns(endpoint_on_it)

@@ -9,6 +9,9 @@ chain end knows the chain's other end. `settle` applies these rules until none a
   consecutive (no path touches itself), so their edge is in, and neighbours of two
   colours are not joined;
 - loop: an edge joining a chain's two ends is out;
+- corner: a node beside both neighbours a path turns through cannot join that path, and
+  a turn that would force such nodes to turn on until one cannot is never taken
+  (`dead_turns`, found once per board);
 - chambers: an uncoloured region that only one colour's chains border takes that colour,
   one no colour borders is a dead end;
 - reach: a colour's endpoints must still meet through nodes it may take, and a node no
@@ -36,6 +39,39 @@ def applies(puzzle: Puzzle) -> bool:
     return not puzzle.rules.blanks and not puzzle.rules.touch
 
 
+def dead_turns(puzzle: Puzzle) -> list[tuple[Node, Node, Node]]:
+    """Turns no path can take, as (p, a, b): a path through a, p, b. Every node q beside both a
+    and b cannot join that path (the corner rule); q, not an endpoint, must then take two of
+    its other edges. With one other edge left it cannot; with exactly two left it turns
+    through them, and the same holds for its turn. On a rectangle this follows a diagonal
+    to an endpoint or to the board's edge, where the turns are dead."""
+    near = {node: set(others) for node, others in puzzle.neighbours.items()}
+    ends = puzzle.endpoint_colour()
+    known: dict[tuple[Node, Node, Node], bool] = {}
+
+    def takes(p: Node, a: Node, b: Node) -> bool:
+        if a in near[b]:
+            return False  # a and b would be neighbours of one colour, not consecutive
+        key = (p, a, b)
+        if key not in known:
+            known[key] = True  # a cycle of turns proves nothing
+            known[key] = all(_turns_on(q, near[q] - {a, b}) for q in near[a] & near[b] - {p} if q not in ends)
+        return known[key]
+
+    def _turns_on(q: Node, rest: set[Node]) -> bool:
+        if len(rest) != 2:
+            return len(rest) > 2
+        a, b = sorted(rest)
+        return takes(q, a, b)
+
+    dead = []
+    for p in puzzle.nodes:
+        if p not in ends:
+            others = sorted(near[p])
+            dead += [(p, a, b) for k, a in enumerate(others) for b in others[k + 1 :] if not takes(p, a, b)]
+    return dead
+
+
 class Graph:
     """The puzzle's fixed data, numbered: nodes 0..n-1, edges 0..m-1, colours 0..k-1."""
 
@@ -59,6 +95,13 @@ class Graph:
         # the search's order: along the diagonals from the top left corner
         self.scan = sorted(range(len(self.nodes)), key=lambda i: (sum(self.nodes[i][:2]), self.nodes[i]))
         self.near: list[frozenset[int]] = [frozenset(j for j, _ in a) for a in self.adjacent]
+        self.dead = dead_turns(puzzle)
+        self.no_turn: list[dict[int, list[int]]] = [{} for _ in self.nodes]  # node -> in-neighbour -> edges then out
+        for p, a, b in self.dead:
+            i = index[p]
+            for first, second in ((a, b), (b, a)):
+                edge = next(e for j, e in self.adjacent[i] if j == index[second])
+                self.no_turn[i].setdefault(index[first], []).append(edge)
 
     def start(self) -> Partial:
         """Nothing decided but the endpoints' and hints' colours (not yet settled)."""
@@ -203,7 +246,7 @@ class Partial:
         """The degree, colour and loop rules, on queued nodes until the queue is empty."""
         queue, state, adjacent = self.queue, self.state, self.g.adjacent
         degree, free, need, colour, other = self.degree, self.free, self.g.need, self.colour, self.other
-        banned = self.banned
+        banned, no_turn = self.banned, self.g.no_turn
         while queue:
             i = queue.pop()
             if not free[i]:
@@ -221,6 +264,9 @@ class Partial:
                 for _, edge in undecided:
                     if not state[edge]:
                         self.join(edge)
+            elif degree[i] == 1 and no_turn[i] and (dead := self._dead_edges(i)):
+                for edge in dead:
+                    self.cut(edge)  # the path cannot turn that way here
             else:
                 ci, end = colour[i], other[i] if degree[i] else -1
                 for j, edge in undecided:
@@ -236,6 +282,11 @@ class Partial:
                         self.cut(edge)
                     elif (cj != NONE and banned[i] >> cj & 1) or (ci != NONE and banned[j] >> ci & 1):
                         self.cut(edge)  # joining would give a node a colour it cannot take
+
+    def _dead_edges(self, i: int) -> list[int]:
+        """The undecided edges at i that would make the path through i take a dead turn."""
+        a = next(j for j, edge in self.g.adjacent[i] if self.state[edge] == IN)
+        return [edge for edge in self.g.no_turn[i].get(a, ()) if not self.state[edge]]
 
     def _regions(self) -> bool:
         """The chamber rule; whether it coloured anything (then settle again)."""

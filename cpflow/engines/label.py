@@ -16,7 +16,7 @@ from ortools.sat.python import cp_model
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import walk
 from cpflow.engines.deadline import NEVER, Deadline
-from cpflow.engines.forced import Partial
+from cpflow.engines.forced import Partial, applies, dead_turns
 from cpflow.engines.prune import domains, impossibility
 
 
@@ -159,6 +159,16 @@ def add_ring_limits(model: cp_model.CpModel, v: LabelVars) -> None:
         model.add(sum(v.joined[side] for side in sides if side in v.joined) <= len(ring) - spare)
 
 
+def add_dead_turns(model: cp_model.CpModel, v: LabelVars, dead: list[tuple[Node, Node, Node]]) -> None:
+    """Redundant: no path turns at p through a and b where `forced.dead_turns` shows it would
+    force a chain of turns that ends where no turn is possible (models/forced.md)."""
+    for p, a, b in dead:
+        v.deadline.check()
+        first, second = (v.joined.get((p, w) if p < w else (w, p)) for w in (a, b))
+        if first is not None and second is not None:
+            model.add_bool_or([~first, ~second])
+
+
 def add_hints(model: cp_model.CpModel, v: LabelVars) -> None:
     """A hinted node has its hinted colour (and lies on a path)."""
     for node, colour in v.puzzle.hints.items():
@@ -182,6 +192,7 @@ def build(
     model = cp_model.CpModel()
     fixed, colour_domains = root.decided() if root else ({}, domains(puzzle, deadline))
     v = LabelVars(model, puzzle, colour_domains, deadline, fixed)
+    dead = root.g.dead if root else dead_turns(puzzle) if applies(puzzle) else []
     if v.reason:
         model.add_bool_or([])  # the empty clause: proven unsolvable without search
         return model, v
@@ -191,6 +202,7 @@ def build(
     add_no_self_touch(model, v)
     add_degrees(model, v)
     add_ring_limits(model, v)
+    add_dead_turns(model, v, dead)
     add_hints(model, v)
     add_quiet_blanks(model, v)
     add_search_order(model, v)
