@@ -97,9 +97,8 @@ def solve_model(
     left = Deadline(time_limit, began).left()
     if left == 0:  # building took it all: CP-SAT would still spend long loading a big model
         return out_of_time(began)
-    orders = getattr(v, "orders", [])
-    if workers and workers > 1 and orders:
-        runs = [(_solver(left, 1, {**v.params, **params}), _ordered(model, orders, k)) for k in range(workers)]
+    if workers and workers > 1 and hasattr(v, "order"):
+        runs = [(_solver(left, 1, {**v.params, **params}), _ordered(model, v, k)) for k in range(workers)]
     else:
         runs = [(_solver(left, workers, {**v.params, **params}), model)]
         if v.params is TUNED and runs[0][0].parameters.num_workers > 1:
@@ -115,13 +114,13 @@ def solve_model(
     return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
 
 
-def _ordered(model: cp_model.CpModel, orders: list, k: int) -> cp_model.CpModel:
-    """The model deciding in its k-th search order (the first is its own): a copy for k > 0."""
+def _ordered(model: cp_model.CpModel, v, k: int) -> cp_model.CpModel:
+    """The model deciding in its k-th search order (`v.order(k)`; the first is its own): a copy for k > 0."""
     if k == 0:
         return model
     copy = model.clone()
     copy.proto.search_strategy.clear()
-    copy.add_decision_strategy(orders[k % len(orders)], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    copy.add_decision_strategy(v.order(k), cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     return copy
 
 

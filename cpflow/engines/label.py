@@ -94,6 +94,20 @@ class LabelVars:
         """Literals all true exactly when the tour uses every step of `solution`'s paths."""
         return [self.arc[step] for path in solution.paths.values() for step in zip(path, path[1:], strict=False)]
 
+    def order(self, k: int) -> list[cp_model.IntVar]:
+        """The `joined` literals along the board's diagonals from corner k of `CORNERS` (k mod 4)."""
+        flip_rows, flip_cols = CORNERS[k % len(CORNERS)]
+        height = 1 + max(node[0] for node in self.puzzle.nodes)
+        width = 1 + max(node[1] for node in self.puzzle.nodes)
+
+        def place(node: Node) -> tuple[int, int]:
+            row = height - 1 - node[0] if flip_rows else node[0]
+            col = width - 1 - node[1] if flip_cols else node[1]
+            return row + col, row
+
+        keys = sorted(self.joined, key=lambda key: (place(key[0]), key[0], place(key[1]), key[1]))
+        return [self.joined[key] for key in keys]
+
     def extract(self, solver: cp_model.CpSolver) -> Solution:
         """The paths, read by following the true arcs from each colour's start."""
         return walk(self.puzzle, {u: (w,) for (u, w), lit in self.arc.items() if solver.boolean_value(lit)})
@@ -212,21 +226,9 @@ def build(
 def add_search_order(model: cp_model.CpModel, v: LabelVars) -> None:
     """Search order: decide steps along the board's diagonals from a corner, taking each first,
     as the fast backtracking searches do (CP-SAT follows it under PARTIAL_FIXED_SEARCH, then
-    searches as it would; models/label.md). `v.orders` keeps one order per corner, for racing
-    workers; the model gets the first."""
-    height = 1 + max(node[0] for node in v.puzzle.nodes)
-    width = 1 + max(node[1] for node in v.puzzle.nodes)
-    v.orders = []
-    for flip_rows, flip_cols in CORNERS:
-
-        def place(node: Node, flip_rows=flip_rows, flip_cols=flip_cols) -> tuple[int, int]:
-            row = height - 1 - node[0] if flip_rows else node[0]
-            col = width - 1 - node[1] if flip_cols else node[1]
-            return row + col, row
-
-        order = sorted(v.joined, key=lambda key: (place(key[0]), key[0], place(key[1]), key[1]))
-        v.orders.append([v.joined[key] for key in order])
-    model.add_decision_strategy(v.orders[0], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    searches as it would; models/label.md). The model gets the order from the first corner;
+    racing workers ask `v.order(k)` for the others."""
+    model.add_decision_strategy(v.order(0), cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
 
 
 CORNERS = ((False, False), (True, False), (True, True), (False, True))  # top left, bottom left, bottom right, top right
