@@ -24,10 +24,13 @@ Flow Free's rules (`puzzle.rules` default): `applies` says whether they do.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
 
 UNDECIDED, IN, OUT = 0, 1, 2  # an edge's state
 NONE = -1  # a node's colour before it is known
+Turn = tuple[Node, Node, Node]  # (p, a, b): a path through a, p, b, a < b; e.g. ((1, 1), (0, 1), (1, 2))
 
 
 class Contradiction(Exception):
@@ -39,37 +42,35 @@ def applies(puzzle: Puzzle) -> bool:
     return not puzzle.rules.blanks and not puzzle.rules.touch
 
 
-def dead_turns(puzzle: Puzzle) -> list[tuple[Node, Node, Node]]:
+def dead_turns(puzzle: Puzzle) -> list[Turn]:
     """Turns no path can take, as (p, a, b): a path through a, p, b. Every node q beside both a
     and b cannot join that path (the corner rule); q, not an endpoint, must then take two of
     its other edges. With one other edge left it cannot; with exactly two left it turns
-    through them, and the same holds for its turn. On a rectangle this follows a diagonal
-    to an endpoint or to the board's edge, where the turns are dead."""
+    through them, and the turn is dead when that turn is. On a rectangle this follows a
+    diagonal to an endpoint or to the board's edge, where the turns are dead. Deadness is
+    spread from the turns dead outright, one turn at a time (no recursion: a diagonal is as
+    long as the board), so only a finite chain proves a turn dead; a cycle of turns proves nothing."""
     near = {node: set(others) for node, others in puzzle.neighbours.items()}
     ends = puzzle.endpoint_colour()
-    known: dict[tuple[Node, Node, Node], bool] = {}
-
-    def takes(p: Node, a: Node, b: Node) -> bool:
-        if a in near[b]:
-            return False  # a and b would be neighbours of one colour, not consecutive
-        key = (p, a, b)
-        if key not in known:
-            known[key] = True  # a cycle of turns proves nothing
-            known[key] = all(_turns_on(q, near[q] - {a, b}) for q in near[a] & near[b] - {p} if q not in ends)
-        return known[key]
-
-    def _turns_on(q: Node, rest: set[Node]) -> bool:
-        if len(rest) != 2:
-            return len(rest) > 2
-        a, b = sorted(rest)
-        return takes(q, a, b)
-
-    dead = []
-    for p in puzzle.nodes:
-        if p not in ends:
-            others = sorted(near[p])
-            dead += [(p, a, b) for k, a in enumerate(others) for b in others[k + 1 :] if not takes(p, a, b)]
-    return dead
+    turns = [(p, a, b) for p in puzzle.nodes if p not in ends for a, b in combinations(sorted(near[p]), 2)]
+    dead: set[Turn] = set()
+    dead_if: dict[Turn, list[Turn]] = {}  # a turn -> the turns dead if it is
+    for turn in turns:
+        p, a, b = turn
+        beside = {q: sorted(near[q] - {a, b}) for q in near[a] & near[b] - {p} if q not in ends}
+        if a in near[b] or any(len(rest) < 2 for rest in beside.values()):
+            dead.add(turn)  # a and b would be neighbours of one colour, or a q cannot turn on
+            continue
+        for q, rest in beside.items():
+            if len(rest) == 2:
+                dead_if.setdefault((q, *rest), []).append(turn)  # q turns through its last two edges
+    spreading = list(dead)
+    while spreading:
+        for turn in dead_if.get(spreading.pop(), ()):
+            if turn not in dead:
+                dead.add(turn)
+                spreading.append(turn)
+    return [turn for turn in turns if turn in dead]
 
 
 class Graph:
