@@ -7,11 +7,13 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 
 import pytest
 
-from cpflow.board.formats import picture
+from conftest import PUZZLES
+from cpflow.board.formats import load, picture
 from cpflow.board.grid import Puzzle
 from cpflow.engines import registry
 from cpflow.engines.forced import dead_turns
@@ -96,3 +98,11 @@ def test_a_board_at_the_size_limit_stops_at_the_time_limit_with_its_verdict(tmp_
     ran = cpflow("solve", "--quiet", "--allow-touch", "--time-limit", 2, board)
     assert ran.stderr == "" and ran.stdout.split()[0] == str(board)
     assert (ran.returncode, ran.stdout.split()[1]) in {(0, "solved"), (1, "unknown")}  # a solution is verified
+
+
+def test_the_front_end_stops_at_the_time_limit_on_a_board_of_many_colours():
+    puzzle = load(PUZZLES / "scaling" / "dense_100x100_01.txt")[0]  # 909 colours: settling floods for seconds
+    registry.warm("cpsat")
+    began = time.perf_counter()
+    result = registry.solve(puzzle, time_limit=0.5)
+    assert result.status is Status.UNKNOWN and time.perf_counter() - began < 0.5 + 1.5

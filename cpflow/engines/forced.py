@@ -27,6 +27,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
+from cpflow.engines.deadline import NEVER, Deadline
 
 UNDECIDED, IN, OUT = 0, 1, 2  # an edge's state
 NONE = -1  # a node's colour before it is known
@@ -235,12 +236,14 @@ class Partial:
 
     # -- rules ---------------------------------------------------------------
 
-    def settle(self, reach: bool = True) -> None:
-        """Apply the rules until none applies; Contradiction if one finds no way on. Without
-        `reach`, the reach rule (a flood per colour, the costliest) is left out."""
+    def settle(self, reach: bool = True, deadline: Deadline = NEVER) -> None:
+        """Apply the rules until none applies; Contradiction if one finds no way on, OutOfTime once
+        the deadline has passed (looked at between floods: a board of thousands of colours takes
+        minutes of them). Without `reach`, the reach rule (a flood per colour, the costliest) is left out."""
         while True:
+            deadline.check()
             self._local()
-            if not self._regions() and not (reach and self._reach()):
+            if not self._regions() and not (reach and self._reach(deadline)):
                 return
 
     def _local(self) -> None:
@@ -322,7 +325,7 @@ class Partial:
                 painted = True
         return painted
 
-    def _reach(self) -> bool:
+    def _reach(self, deadline: Deadline = NEVER) -> bool:
         """Each open colour's endpoints meet through nodes it may take; a node only one colour
         reaches takes it. Keeps each colour's reach in `self.reach`."""
         g, colour, state, other, banned = self.g, self.colour, self.state, self.other, self.banned
@@ -334,6 +337,7 @@ class Partial:
             if other[a] == b:
                 self.reach.append(set())
                 continue  # done
+            deadline.check()
             seen, stack = {a}, [a]
             while stack:
                 i = stack.pop()

@@ -30,13 +30,15 @@ def solutions(puzzle: Puzzle, budget: int, deadline: Deadline = NEVER) -> Iterat
     is none, Exhausted when more than `budget` branches are needed, OutOfTime at the deadline."""
     deadline.check()
     root = Graph(puzzle).start()
-    root.settle()
+    root.settle(deadline=deadline)
     stack, branches = [root], 0
     while stack:
         p = stack.pop()
         if p is not root:
             try:
-                p.settle(reach=False)  # the reach rule costs more than it saves here (models/forced.md)
+                p.settle(
+                    reach=False, deadline=deadline
+                )  # the reach rule costs more than it saves here (models/forced.md)
             except Contradiction:
                 continue
         edge = _first_open(p)
