@@ -60,7 +60,7 @@ class Looks:
 
 
 def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, where, options: dict, looks=Looks()) -> int:
-    """Solve each puzzle and print its answer; 0 if every one was solved, else 1 (2 if some was refused).
+    """Solve each puzzle and print its answer; 0 if every one was solved, else 1 (`failed_exit` first).
 
     `where` (here, on a pool or a cluster; a batch.Where or a number of jobs) changes nothing printed."""
     from cpflow.workflows.batch import solve_all
@@ -69,9 +69,9 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, where, option
         return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
-    failed, statuses, refused = False, [], []
+    failed, statuses, failures = False, [], []
     results = with_progress("solving", solve_all([e.puzzle for e in entries], where, **options), len(entries))
-    for entry, result in answered(entries, results, refused):
+    for entry, result in answered(entries, results, failures):
         failed |= result.status is not Status.SOLVED
         name = entry.puzzle.name
         if quiet:
@@ -90,21 +90,28 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, where, option
         looks.draw(entry, [result.solution] if result.solution else [])
         statuses.append((result.status, result.seconds))
     if len(entries) > 1:
-        print(summary_line(statuses), file=sys.stderr)
-    return 2 if refused else 1 if failed else 0
+        print(summary_line(statuses, sum(f.bug for f in failures)), file=sys.stderr)
+    return failed_exit(failures) or (1 if failed else 0)
 
 
-def answered(entries: Sequence[Entry], answers: Iterable, refused: list) -> Iterator[tuple[Entry, Answer]]:
-    """Each entry with its answer, in order; an entry whose work was refused (batch.Failed) is said on
-    stderr in one line, added to `refused`, and left out."""
+def answered(entries: Sequence[Entry], answers: Iterable, failures: list) -> Iterator[tuple[Entry, Answer]]:
+    """Each entry with its answer, in order; an entry whose work gave none (batch.Failed: refused, or
+    verdict `error`) is said on stderr in one line, its Failed added to `failures`, and left out."""
     from cpflow.workflows.batch import Failed
 
     for entry, answer in zip(entries, answers, strict=True):
         if isinstance(answer, Failed):
             print(answer.line, file=sys.stderr)
-            refused.append(entry)
+            failures.append(answer)
         else:
             yield entry, answer
+
+
+def failed_exit(failures: Sequence) -> int:
+    """The exit code that puzzles left without an answer (batch.Failed) call for, before the answers'
+    own: 4 when some ended in an unexpected error (verdict `error`, a bug), 2 when some were refused on
+    bad input, 0 when there are none."""
+    return 4 if any(failure.bug for failure in failures) else 2 if failures else 0
 
 
 def with_progress(what: str, answers: Iterable[Answer], total: int) -> Iterator[Answer]:
@@ -125,10 +132,12 @@ def with_progress(what: str, answers: Iterable[Answer], total: int) -> Iterator[
             shown.advance(task)
 
 
-def summary_line(statuses: Sequence[tuple[Status, float]]) -> str:
-    """A batch in one line: how many puzzles ended how, and the seconds they took."""
+def summary_line(statuses: Sequence[tuple[Status, float]], errors: int = 0) -> str:
+    """A batch in one line: how many puzzles ended how (`errors` of them in verdict `error`, said only
+    when there are some), and the seconds the others took."""
     counts = ", ".join(f"{sum(s is status for s, _ in statuses)} {status.value}" for status in Status)
-    return f"{len(statuses)} puzzles: {counts}; {sum(t for _, t in statuses):.3f} s"
+    counts += f", {errors} error" if errors else ""
+    return f"{len(statuses) + errors} puzzles: {counts}; {sum(t for _, t in statuses):.3f} s"
 
 
 def _writable(folder: Path) -> bool:
@@ -148,8 +157,8 @@ def _terminal(console: Console, puzzle: Puzzle, solution: Solution, highlight=()
 
 
 def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, options: dict, looks=Looks()) -> int:
-    """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs,
-    2 some refused."""
+    """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs
+    (`failed_exit` first)."""
     from cpflow.pictures.terminal import differences_grid
     from cpflow.workflows.batch import uniqueness_all
     from cpflow.workflows.unique import Verdict
@@ -158,9 +167,9 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, op
         return 2
     console = looks.console()
     shown = shown if shown != "auto" else ("terminal" if console.is_terminal else "text")
-    verdicts, refused = set(), []
+    verdicts, failures = set(), []
     found_all = with_progress("proving", uniqueness_all([e.puzzle for e in entries], where, **options), len(entries))
-    for entry, found in answered(entries, found_all, refused):
+    for entry, found in answered(entries, found_all, failures):
         verdicts.add(found.verdict)
         if quiet:
             print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
@@ -180,16 +189,16 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, op
                 print("differences:\n" + "\n".join(differences_grid(entry.puzzle, differ)))
         looks.draw(entry, found.solutions, found.differences())
     bad = {Verdict.NOT_UNIQUE, Verdict.UNSOLVABLE}
-    return 2 if refused else 1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0
+    return failed_exit(failures) or (1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0)
 
 
 def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, where, options: dict) -> int:
-    """Count each puzzle's solutions; 0 when every count is exact, else 3 (2 if some was refused)."""
+    """Count each puzzle's solutions; 0 when every count is exact, else 3 (`failed_exit` first)."""
     from cpflow.workflows.batch import count_all
 
-    exact, refused = True, []
+    exact, failures = True, []
     counts = with_progress("counting", count_all([e.puzzle for e in entries], limit, where, **options), len(entries))
-    for entry, found in answered(entries, counts, refused):
+    for entry, found in answered(entries, counts, failures):
         exact &= found.exact
         if quiet:
             print(f"{entry.puzzle.name} {found.number} {'exact' if found.exact else 'at-least'} {found.seconds:.3f}")
@@ -198,7 +207,7 @@ def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, w
         else:
             how = "exactly" if found.exact else "at least"
             print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
-    return 2 if refused else 0 if exact else 3
+    return failed_exit(failures) or (0 if exact else 3)
 
 
 def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
@@ -222,19 +231,19 @@ def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
 
 def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None, where=1) -> int:
     """Run the engines side by side, print the table, write the raw runs; 0 when every run was right,
-    2 when some puzzle was refused (said on stderr)."""
+    else 1 (`failed_exit` first: some puzzle refused or in error, said on stderr)."""
     from cpflow.workflows import compare as comparing
     from cpflow.workflows.batch import Failed
 
     comparing.check(names)
-    runs, refused = [], []
+    runs, failures = [], []
     with RunFiles(csv_path, json_path) as files:
         try:
             found = comparing.compare(entries, names, time_limit, repeat, where)
             for run in with_progress("comparing", found, len(entries) * len(names)):
                 if isinstance(run, Failed):
                     print(run.line, file=sys.stderr)
-                    refused.append(run)
+                    failures.append(run)
                     continue
                 runs.append(run)
                 files.add(run)
@@ -242,7 +251,7 @@ def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, j
             wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
             if runs:
                 Console(highlight=False, width=wide).print(compare_table(runs, names))
-    return 2 if refused else 0 if all(run.correct for run in runs) else 1
+    return failed_exit(failures) or (0 if all(run.correct for run in runs) else 1)
 
 
 def show_generated(

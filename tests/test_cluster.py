@@ -129,6 +129,18 @@ def test_bad_input_on_a_worker_is_refused_for_its_item_and_the_others_go_on(addr
     assert isinstance(refused, Failed) and refused.line.startswith("cpflow: ") and "no-such-engine" in refused.line
 
 
+def test_an_unexpected_error_on_a_worker_is_its_items_verdict_and_the_others_go_on(address):
+    puzzle = load(BATCH[0])[0]
+    attempts = [
+        Attempt(puzzle, "cpsat", None, 1),
+        Attempt(puzzle, "cpsat", "soon", 1),
+        Attempt(puzzle, "cpsat", None, 1),
+    ]
+    first, broken, last = each(attempt, attempts, Where(cluster=address))  # "soon" breaks the solve (a TypeError)
+    assert first.status is last.status is Status.SOLVED
+    assert isinstance(broken, Failed) and broken.bug and broken.line.startswith(f"{BATCH[0]}: error: TypeError: ")
+
+
 def test_a_puzzle_refused_on_bad_input_is_said_for_it_alone_and_the_batch_exits_2(monkeypatch):
     small, large = PUZZLES / "starter_5x5.txt", PUZZLES / "gen_20x20_01.txt"
     need = registry.ENGINES["cpsat"].model_bytes(load(small)[0])

@@ -5,8 +5,9 @@ Glossary
 - work: a module-level function of one item (so that it pickles), e.g. `partial(_solve, options=...)`
 - Where: where a batch runs, from `--jobs N` and `--cluster ADDRESS`, e.g. `Where(jobs=2)`,
   `Where(cluster="local:2")`, `Where(cluster="tcp://10.0.0.5:8786")`
-- Failed: the answer for an item whose work was refused on bad input (a board too large for free
-  memory, an engine not installed); it stands in that item's place and the others go on
+- Failed: the answer for an item whose work gave none: refused on bad input (a board too large for
+  free memory, an engine not installed), or broken by an unexpected error (`bug`: the item's verdict
+  is `error`); it stands in that item's place and the others go on
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from __future__ import annotations
 import multiprocessing
 import re
 import signal
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
-from cpflow.board.errors import EngineUnavailable, ModelTooLarge, PuzzleFormatError
+from cpflow.board.errors import EngineUnavailable, GenerationFailed, ModelTooLarge, PuzzleFormatError
 from cpflow.board.grid import Puzzle
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult
@@ -30,6 +32,7 @@ Item = TypeVar("Item")
 Answer = TypeVar("Answer")
 LOCAL = "local"  # --cluster local[:N]: a LocalCluster of N worker processes on this machine
 REFUSED = (PuzzleFormatError, ModelTooLarge, EngineUnavailable)  # bad input for one item: exit 2, the rest go on
+ANSWERS = (GenerationFailed,)  # the work's own way to say no: it goes up to the caller and ends the batch
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,11 @@ class Where:
 
 @dataclass(frozen=True)
 class Failed:
-    """An item's work refused on bad input: the one line that says why, as the CLI prints it."""
+    """An item's work that gave no answer: the one line that says why, as the CLI prints it. Refused on bad
+    input, or, when `bug`, broken by an error nothing expected (a bug in cpflow: the item's verdict is `error`)."""
 
     line: str
+    bug: bool = False
 
 
 def each(
@@ -116,14 +121,29 @@ def count_all(puzzles: Sequence[Puzzle], limit: int, where: Where | int = 1, **o
 
 
 def _guarded(work: Callable[[Item], Answer], item: Item) -> Answer | Failed:
-    """The work's answer, or Failed when it refuses the item on bad input; other errors (a bug, a
-    generator giving up) go on up and stop the batch."""
+    """The work's answer, or Failed: when it refuses the item on bad input, or when anything else
+    goes wrong in it (a bug), so that one item's failure never ends the batch. Only the work's own
+    answers by exception (a generator giving up) and interrupts go on up."""
     try:
         return work(item)
+    except ANSWERS:
+        raise
     except PuzzleFormatError as error:
         return Failed(str(error))
     except REFUSED as error:
         return Failed(f"cpflow: {error}")
+    except Exception as error:
+        name = getattr(item, "name", None) or f"item {item!r}"[:60]
+        return Failed(f"{name}: error: {describe(error)}; a bug in cpflow, please report it", bug=True)
+
+
+def describe(error: Exception) -> str:
+    """An unexpected error in one line: its kind, its message and where it was raised, e.g.
+    `ZeroDivisionError: division by zero (at forced.py:120 in settle)`."""
+    message = " ".join(str(error).split())[:200]
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" (at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
+    return f"{type(error).__name__}{': ' + message if message else ''}{where}"
 
 
 @contextmanager

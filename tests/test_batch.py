@@ -1,0 +1,76 @@
+"""One puzzle's failure is that puzzle's verdict: an unexpected error inside its work becomes the
+verdict `error` (one line on stderr, exit 4 at the end) and the batch goes on, here, on a pool of
+processes (--jobs) and on a cluster (tests/test_cluster.py)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import PUZZLES
+from cpflow.board.formats import load
+from cpflow.cli import app
+from cpflow.engines import registry
+from cpflow.engines.result import Status
+from cpflow.workflows import batch
+from cpflow.workflows.batch import Failed, Where, each
+from cpflow.workflows.compare import Attempt, attempt
+
+runner = CliRunner()
+GOOD, BROKEN = PUZZLES / "starter_5x5.txt", PUZZLES / "starter_6x6.txt"
+WORK = {"solve": "solve", "unique": "uniqueness", "count": "count"}  # the batch's function each command's work calls
+
+
+def breaking_on(name: str, work):
+    """`work`, except that on the puzzle called `name` it fails as a bug would."""
+
+    def broken(puzzle, *args, **options):
+        if puzzle.name == name:
+            raise RecursionError("maximum recursion depth exceeded")
+        return work(puzzle, *args, **options)
+
+    return broken
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("command", ["solve", "unique", "count"])
+def test_an_unexpected_error_is_its_puzzles_verdict_and_the_batch_goes_on(monkeypatch, command, jobs):
+    monkeypatch.setattr(batch, WORK[command], breaking_on(str(BROKEN), getattr(batch, WORK[command])))  # forked
+    result = runner.invoke(app, [command, "--quiet", "--jobs", jobs, str(GOOD), str(BROKEN), str(GOOD)])
+    assert result.exit_code == 4
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [str(GOOD), str(GOOD)]
+    (said,) = [line for line in result.stderr.splitlines() if line.startswith(str(BROKEN))]
+    assert said.startswith(f"{BROKEN}: error: RecursionError: maximum recursion depth exceeded (at test_batch.py:")
+    assert said.endswith("; a bug in cpflow, please report it") and "Traceback" not in result.stderr
+
+
+def test_a_batch_with_an_error_counts_it_in_its_summary_line(monkeypatch):
+    monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
+    result = runner.invoke(app, ["solve", "--quiet", str(GOOD), str(BROKEN), str(GOOD)])
+    assert result.stderr.splitlines()[-1].startswith("3 puzzles: 2 solved, 0 unsolvable, 0 unknown, 1 error; ")
+
+
+def test_an_error_outranks_a_refusal_in_the_exit_code(monkeypatch):
+    large = PUZZLES / "gen_20x20_01.txt"
+    need = registry.ENGINES["cpsat"].model_bytes(load(GOOD)[0])
+    monkeypatch.setattr(registry, "free_memory", lambda: 2 * need)  # enough for the small boards only
+    monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
+    result = runner.invoke(app, ["solve", "--quiet", str(large), str(BROKEN), str(GOOD)])
+    assert result.exit_code == 4 and result.stdout.split()[:2] == [str(GOOD), "solved"]
+    assert [line.split(":")[:2] for line in result.stderr.splitlines()[:2]] == [
+        ["cpflow", f" {large}"],
+        [str(BROKEN), " error"],
+    ]
+
+
+@pytest.mark.parametrize("where", [Where(jobs=1), Where(jobs=2)], ids=["here", "pool"])
+def test_each_gives_a_failed_bug_for_the_item_whose_work_raised(where):
+    puzzle = load(GOOD)[0]
+    attempts = [
+        Attempt(puzzle, "cpsat", None, 1),
+        Attempt(puzzle, "cpsat", "soon", 1),
+        Attempt(puzzle, "cpsat", None, 1),
+    ]
+    first, broken, last = each(attempt, attempts, where)
+    assert first.status is last.status is Status.SOLVED
+    assert isinstance(broken, Failed) and broken.bug and broken.line.startswith(f"{GOOD}: error: TypeError: ")
