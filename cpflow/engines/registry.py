@@ -64,7 +64,7 @@ class Engine:
     options: dict = field(default_factory=dict)
     rounds: bool = False  # whether `solve` takes `on_round` (answers round by round, before the last)
     # Peak memory of building and solving, per node and per node and colour: measured on
-    # 36x36 and 50x50 boards (models/memory.md) and rounded up, for the memory guard.
+    # 36x36 to 100x100 boards (models/memory.md) and rounded up, for the memory guard.
     bytes_per_node: int = 0
     bytes_per_node_colour: int = 0
     exports: tuple[str, ...] = ()  # the model file suffixes `export` writes
@@ -108,6 +108,7 @@ ENGINES = {
             "OR-Tools CP-SAT, label model, after forced moves",
             {"model": "label", "forced": True},
             bytes_per_node=64_000,
+            bytes_per_node_colour=160,  # the colour domains: a flood per colour, then a domain per label
             exports=CP_SAT_FILES,
             loads=("cpflow.engines.cpsat_solver", "cpflow.engines.label"),
         ),
