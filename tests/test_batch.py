@@ -4,6 +4,9 @@ processes (--jobs) and on a cluster (tests/test_cluster.py)."""
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 from typer.testing import CliRunner
 
@@ -44,6 +47,21 @@ def test_an_unexpected_error_is_its_puzzles_verdict_and_the_batch_goes_on(monkey
     assert said.endswith("; a bug in cpflow, please report it") and "Traceback" not in result.stderr
 
 
+@pytest.mark.timeout(60)  # a multiprocessing.Pool waited forever for the item of a process that died
+def test_a_process_of_a_pool_that_dies_in_a_puzzle_is_its_verdict_and_the_batch_goes_on(monkeypatch):
+    def killed_on_broken(puzzle, **options):
+        if puzzle.name == str(BROKEN):
+            os.kill(os.getpid(), signal.SIGKILL)  # as the kernel ends a process out of memory
+        return registry.solve(puzzle, **options)
+
+    monkeypatch.setattr(batch, "solve", killed_on_broken)  # the pool's processes are forked
+    result = runner.invoke(app, ["solve", "--quiet", "--jobs", "2", str(BROKEN), str(GOOD), str(BROKEN), str(GOOD)])
+    assert result.exit_code == 4
+    assert [line.split()[:2] for line in result.stdout.splitlines()] == [[str(GOOD), "solved"]] * 2
+    said = [line for line in result.stderr.splitlines() if line.startswith(str(BROKEN))]
+    assert said == [f"{BROKEN}: error: its process was killed (SIGKILL: out of memory?); {batch.BUG}"] * 2
+
+
 def test_a_batch_with_an_error_counts_it_in_its_summary_line(monkeypatch):
     monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
     result = runner.invoke(app, ["solve", "--quiet", str(GOOD), str(BROKEN), str(GOOD)])
@@ -74,3 +92,9 @@ def test_each_gives_a_failed_bug_for_the_item_whose_work_raised(where):
     first, broken, last = each(attempt, attempts, where)
     assert first.status is last.status is Status.SOLVED
     assert isinstance(broken, Failed) and broken.bug and broken.line.startswith(f"{GOOD}: error: TypeError: ")
+
+
+def test_a_generator_giving_up_on_a_pool_ends_the_command_with_its_own_line():
+    result = runner.invoke(app, ["generate", "--size", "4x4", "--colours", "1", "--count", "2", "--jobs", "2"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith("cpflow: found no cover of a 4x4 board") and len(result.stderr.splitlines()) == 1

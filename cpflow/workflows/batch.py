@@ -13,6 +13,7 @@ Glossary
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import re
 import signal
 import traceback
@@ -32,6 +33,7 @@ Item = TypeVar("Item")
 Answer = TypeVar("Answer")
 LOCAL = "local"  # --cluster local[:N]: a LocalCluster of N worker processes on this machine
 REFUSED = (PuzzleFormatError, ModelTooLarge, EngineUnavailable)  # bad input for one item: exit 2, the rest go on
+BUG = "a bug in cpflow, please report it"  # ends the line of an item in verdict `error`
 ANSWERS = (GenerationFailed,)  # the work's own way to say no: it goes up to the caller and ends the batch
 
 
@@ -93,16 +95,106 @@ def each(
             setup()
         yield from map(guarded, items)
         return
+    yield from _on_processes(guarded, items, min(where.jobs, len(items)), setup)
+
+
+def _on_processes(
+    work: Callable[[Item], Answer | Failed], items: Sequence[Item], jobs: int, setup: Callable[[], object] | None
+) -> Iterator[Answer | Failed]:
+    """`work` on each item on `jobs` processes of this machine, answers in input order. A process that
+    dies in an item (killed for memory, a crash in a solver's native code) leaves that item a Failed
+    and a new process takes its place: a multiprocessing.Pool would wait for the lost item forever."""
     with _interrupts_held():
-        pool = multiprocessing.Pool(
-            min(where.jobs, len(items)), initializer=partial(_leave_interrupts_to_the_parent, setup)
-        )
+        workers = [_Worker(work, setup) for _ in range(jobs)]
+    answers: dict[int, Answer | Failed] = {}  # by item number, until those before are given out
+    given = done = 0
     try:
-        yield from pool.imap(guarded, items)
-        pool.close()
-    finally:
-        pool.terminate()  # at once, on an interrupt or an error; nothing left to end after a close
-        pool.join()
+        while done < len(items):
+            for worker in workers:
+                if worker.number is None and given < len(items):
+                    worker.give(given, items[given])
+                    given += 1
+            busy = [worker for worker in workers if worker.number is not None]
+            multiprocessing.connection.wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
+            for k, worker in enumerate(workers):
+                if worker.number is not None and (worker.connection.poll() or not worker.process.is_alive()):
+                    number, answer = worker.answer(items)
+                    answers[number] = answer
+                if not worker.process.is_alive():
+                    worker.end()
+                    with _interrupts_held():
+                        workers[k] = _Worker(work, setup)
+            while done in answers:
+                answer = answers.pop(done)
+                if isinstance(answer, _Raised):
+                    raise answer.error
+                yield answer
+                done += 1
+    finally:  # done, interrupted or abandoned: at once
+        for worker in workers:
+            worker.end()
+
+
+class _Worker:
+    """One process of `_on_processes`: an item at a time in through a pipe, its answer back."""
+
+    def __init__(self, work: Callable, setup: Callable[[], object] | None):
+        self.connection, theirs = multiprocessing.Pipe()
+        self.process = multiprocessing.Process(target=_serve, args=(theirs, work, setup), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.number: int | None = None  # the item it works on
+
+    def give(self, number: int, item) -> None:
+        self.connection.send(item)
+        self.number = number
+
+    def answer(self, items: Sequence) -> tuple[int, object]:
+        """The item's number and its answer, or a Failed when the process died in it."""
+        number, self.number = self.number, None
+        try:
+            return number, self.connection.recv()
+        except (EOFError, OSError):
+            self.process.join(1)
+            return number, Failed(f"{_name(items[number])}: error: {_death(self.process.exitcode)}; {BUG}", bug=True)
+
+    def end(self) -> None:
+        self.process.terminate()
+        self.process.join(1)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
+
+
+def _serve(connection, work: Callable, setup: Callable[[], object] | None) -> None:
+    """A worker process: items in, answers out, until the pipe closes."""
+    _leave_interrupts_to_the_parent(setup)
+    while True:
+        try:
+            item = connection.recv()
+        except EOFError:
+            return
+        try:
+            answer = work(item)
+        except Exception as error:  # the work's answer by exception (ANSWERS): raised again in the parent
+            answer = _Raised(error)
+        connection.send(answer)
+
+
+@dataclass(frozen=True)
+class _Raised:
+    """What a worker process's work raised, carried back to be raised in the parent as a pool would."""
+
+    error: Exception
+
+
+def _death(exitcode: int | None) -> str:
+    """How a worker process ended, e.g. `its process was killed (SIGKILL: out of memory?)`."""
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        return f"its process was killed ({name}{': out of memory?' if name == 'SIGKILL' else ''})"
+    return f"its process ended (exit code {exitcode})"
 
 
 def solve_all(puzzles: Sequence[Puzzle], where: Where | int = 1, **options) -> Iterator[SolveResult | Failed]:
@@ -133,8 +225,12 @@ def _guarded(work: Callable[[Item], Answer], item: Item) -> Answer | Failed:
     except REFUSED as error:
         return Failed(f"cpflow: {error}")
     except Exception as error:
-        name = getattr(item, "name", None) or f"item {item!r}"[:60]
-        return Failed(f"{name}: error: {describe(error)}; a bug in cpflow, please report it", bug=True)
+        return Failed(f"{_name(item)}: error: {describe(error)}; {BUG}", bug=True)
+
+
+def _name(item) -> str:
+    """What an item is called in a line about it: a puzzle's name, or the item itself."""
+    return getattr(item, "name", None) or f"item {item!r}"[:60]
 
 
 def describe(error: Exception) -> str:
