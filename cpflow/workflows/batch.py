@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from cpflow.board.errors import EngineUnavailable, ModelTooLarge, PuzzleFormatError
 from cpflow.board.grid import Puzzle
+from cpflow.engines.children import sweep
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult
 from cpflow.workflows.unique import Count, Uniqueness, count, uniqueness
@@ -98,6 +99,7 @@ def each(
     finally:
         pool.terminate()  # at once, on an interrupt or an error; nothing left to end after a close
         pool.join()
+        sweep()  # the scratch folders of workers ended mid-solve
 
 
 def solve_all(puzzles: Sequence[Puzzle], where: Where | int = 1, **options) -> Iterator[SolveResult | Failed]:
@@ -141,6 +143,7 @@ def _interrupts_held() -> Iterator[None]:
 
 def _leave_interrupts_to_the_parent(setup: Callable[[], object] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's terminate() ends a worker at once
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if setup:

@@ -1,0 +1,130 @@
+"""Child processes and scratch folders that never outlive the request that made them.
+
+An engine that runs another program (CBC) starts it with `run`: in a session of its
+own, so that a terminal's Ctrl-C is ours to handle and one `killpg` ends it with
+whatever it started, killed at the deadline and on every way out of `run` (an answer,
+an exception, KeyboardInterrupt). On Linux the child also dies with the thread that
+started it, so even a SIGKILLed cpflow leaves nothing running.
+
+Its files go in a `scratch()` folder, `cpflow-PID-XXXXXXXX` in the temp folder, removed
+on the way out. A process killed outright cannot remove its own: the next `scratch()`
+(or a web worker's replacement) sweeps the folders whose PID no longer lives.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from functools import partial
+from pathlib import Path
+
+from cpflow.engines.deadline import NEVER, Deadline
+
+PREFIX = "cpflow-"
+SCRATCH = re.compile(rf"{PREFIX}(\d+)-\w+")  # a scratch folder's name, with its owner's PID
+TICK = 0.02  # seconds between looks at the deadline while a child runs
+PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def run(args: Sequence[str], deadline: Deadline = NEVER) -> int | None:
+    """Run a program to its end and return its exit code, or None when the deadline came first.
+
+    Its output is discarded. However `run` is left, the program and its process group are
+    gone by then.
+    """
+    with subprocess.Popen(
+        args,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=partial(_die_with, os.getpid(), _prctl()),  # libc loaded here: a child must not load it
+    ) as child:
+        try:
+            while True:
+                left = deadline.left()
+                if left == 0:
+                    return None
+                with suppress(subprocess.TimeoutExpired):
+                    return child.wait(TICK if left is None else min(TICK, left))
+        finally:
+            _end(child)
+
+
+def _end(child: subprocess.Popen) -> None:
+    """Kill the child's process group, unless the child has already been reaped (its PID may be another's)."""
+    if child.poll() is None:
+        with suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+
+
+def die_with_parent() -> None:
+    """Linux: SIGKILL comes to this process when the thread that started it ends, however it ends.
+    Elsewhere nothing happens (the parent's own ways out still end its children)."""
+    _die_with(None, _prctl())
+
+
+def _die_with(parent: int | None, prctl) -> None:
+    """Ask for SIGKILL when the parent ends; in a new child (`parent` its PID), exit at once if it
+    already has."""
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+@functools.cache
+def _prctl():
+    """libc's prctl on Linux, else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+@contextmanager
+def scratch() -> Iterator[Path]:
+    """A private folder for a solve's files, removed with them on the way out; first the folders
+    of dead processes are swept."""
+    sweep()
+    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def sweep() -> list[Path]:
+    """Remove the scratch folders in the temp folder whose process no longer lives; return them."""
+    swept = []
+    with suppress(OSError):
+        for entry in os.scandir(tempfile.gettempdir()):
+            found = SCRATCH.fullmatch(entry.name)
+            if found and entry.is_dir(follow_symlinks=False) and not _alive(int(found[1])):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                swept.append(Path(entry.path))
+    return swept
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this PID exists (one we may not signal counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
