@@ -16,7 +16,7 @@ from cpflow.engines.result import Status
 ilp = pytest.importorskip("cpflow.engines.ilp", reason="the ilp engine needs pulp")
 import pulp  # noqa: E402  (only after cpflow.engines.ilp, which loads ortools before pulp loads highspy)
 
-from cpflow.engines import mip  # noqa: E402
+from cpflow.engines import children, mip  # noqa: E402
 
 # HiGHS runs only where highspy loads beside ortools (see cpflow/ilp.py); else it is skipped.
 MIP = [
@@ -234,16 +234,23 @@ def test_writing_the_model_file_stops_at_the_deadline(tmp_path):
 
 @pytest.mark.skipif("highs" not in ilp.available_mip_solvers(), reason="highs absent")
 def test_the_model_handed_to_highs_is_the_one_pulp_hands_it(tmp_path):
-    (puzzle,) = load(project_puzzles()[-1])
-    written = []
-    for solver in (pulp.HiGHS(msg=False), mip.HighsByDeadline(Deadline())):
-        prob, _ = ilp.build(puzzle, "flow")
-        prob.fixObjective()
-        solver.createAndConfigureSolver(prob)
-        solver.buildSolverModel(prob)
-        prob.solverModel.writeModel(str(tmp_path / f"{len(written)}.mps"))
-        written.append((tmp_path / f"{len(written)}.mps").read_text())
-    assert written[0] == written[1]
+    import highspy
+
+    prob, _ = ilp.build(load(project_puzzles()[-1])[0], "flow")
+    prob.fixObjective()
+    theirs, ours = highspy.Highs(), highspy.Highs()  # filled, never run: the HiGHS here never starts its threads
+    prob.solverModel = theirs
+    pulp.HiGHS(msg=False).buildSolverModel(prob)
+    ours.passModel(mip.highs_model(prob, mip.columns(prob, Deadline()), Deadline()))
+    for name, highs in (("theirs", theirs), ("ours", ours)):
+        highs.writeModel(str(tmp_path / f"{name}.mps"))
+    assert (tmp_path / "ours.mps").read_text() == (tmp_path / "theirs.mps").read_text()
+
+
+@pytest.mark.skipif("highs" not in ilp.available_mip_solvers(), reason="highs absent")
+def test_a_solver_child_that_fails_is_an_error_here():
+    with pytest.raises(CpflowError, match="child process failed: TypeError"):
+        children.fork(lambda: mip._run_highs(None, {}), Deadline())
 
 
 @pytest.mark.parametrize(
@@ -291,7 +298,7 @@ def test_an_unbounded_model_is_an_error_not_a_status(mip_solver, tmp_path):
 @mip_solvers
 def test_workers_set_the_solver_threads(mip_solver):
     (puzzle,) = load(project_puzzles()[0])
-    for workers in (1, 2, 1):  # HiGHS refuses a new thread count unless its pool is reset
+    for workers in (1, 2, 1):  # in one process HiGHS would refuse a new thread count; each child is new
         assert ilp.solve(puzzle, mip_solver=mip_solver, workers=workers).status is Status.SOLVED
 
 

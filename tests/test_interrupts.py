@@ -283,3 +283,20 @@ def test_ctrl_c_stops_a_highs_solve_at_once():
     code, out, err = interrupted("solve", "--engine", "ilp-highs", slow, ready=lambda _: time.monotonic() > began + 4)
     assert_stopped_cleanly(code, err)
     assert time.monotonic() - began < 4 + 10
+
+
+def test_a_forked_solver_is_killed_at_the_deadline(tmp_path):
+    from cpflow.engines import children
+    from cpflow.engines.deadline import Deadline
+
+    pid_file = tmp_path / "pid"
+
+    def stubborn() -> None:  # a solver that looks at no deadline
+        pid_file.write_text(str(os.getpid()))
+        time.sleep(60)
+
+    began = time.monotonic()
+    assert children.fork(stubborn, Deadline(1.0)) is None
+    assert time.monotonic() - began < 1.0 + 2.0
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)

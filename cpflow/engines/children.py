@@ -1,14 +1,16 @@
 """Child processes and scratch folders that never outlive the request that made them.
 
-An engine that runs another program (CBC) starts it with `run`: in a session of its
-own, so that a terminal's Ctrl-C is ours to handle and one `killpg` ends it with
-whatever it started, killed at the deadline and on every way out of `run` (an answer,
-an exception, KeyboardInterrupt). On Linux the child also dies with the thread that
-started it, so even a SIGKILLed cpflow leaves nothing running.
+An engine runs another program (CBC) with `run`, or a solver library it cannot stop at
+will (HiGHS) with `fork`: the child has a session of its own, so that a terminal's
+Ctrl-C is ours to handle and one `killpg` ends it with whatever it started, and it is
+killed at the deadline and on every way out (an answer, an exception, KeyboardInterrupt).
+On Linux the child also dies with the thread that started it, so even a SIGKILLed
+cpflow leaves nothing running.
 
-Its files go in a `scratch()` folder, `cpflow-PID-XXXXXXXX` in the temp folder, removed
-on the way out. A process killed outright cannot remove its own: the next `scratch()`
-(or a web worker's replacement) sweeps the folders whose PID no longer lives.
+A solve's files go in a `scratch()` folder, `cpflow-PID-XXXXXXXX` in the temp folder, removed
+on the way out. A process killed outright cannot remove its own: `sweep()` removes the
+folders whose PID no longer lives, at the next `scratch()` and wherever workers are
+killed (a process pool, a local Dask cluster, the web server's jobs).
 """
 
 from __future__ import annotations
@@ -17,18 +19,24 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import pickle
 import re
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
+from cpflow.board.errors import CpflowError
 from cpflow.engines.deadline import NEVER, Deadline
+
+T = TypeVar("T")
 
 PREFIX = "cpflow-"
 SCRATCH = re.compile(rf"{PREFIX}(\d+)-\w+")  # a scratch folder's name, with its owner's PID
@@ -59,6 +67,77 @@ def run(args: Sequence[str], deadline: Deadline = NEVER) -> int | None:
                     return child.wait(TICK if left is None else min(TICK, left))
         finally:
             _end(child)
+
+
+def fork(work: Callable[[], T], deadline: Deadline = NEVER) -> T | None:
+    """`work()` in a forked child (it starts with this process's memory, so nothing is copied
+    over), its answer sent back pickled; None when the deadline came first. The child has a
+    session of its own and dies with this process, as `run`'s does; however `fork` is left,
+    it is gone by then. An exception in the child is raised here as CpflowError.
+
+    Where there is no fork (Windows), `work()` runs in this process, to its end.
+    """
+    if not hasattr(os, "fork"):
+        return work()
+    prctl, parent = _prctl(), os.getpid()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        _work_and_exit(work, parent, prctl, read, write)
+    os.close(write)
+    try:
+        sent = _receive(read, deadline)
+    finally:
+        os.close(read)
+        _end_forked(pid)
+    if sent is None:
+        return None
+    done, answer = pickle.loads(sent) if sent else (False, "it ended without an answer")
+    if not done:
+        raise CpflowError(f"a solver's child process failed: {answer}")
+    return answer
+
+
+def _work_and_exit(work: Callable, parent: int, prctl, read: int, write: int) -> None:
+    """The forked child's life: a session of its own, death with its parent, `work()`, its answer."""
+    code = 1
+    try:
+        os.setsid()
+        _die_with(parent, prctl)
+        os.close(read)
+        try:
+            answer = (True, work())
+        except Exception as error:  # told to the parent, which raises it
+            answer = (False, f"{type(error).__name__}: {error}")
+        with open(write, "wb") as pipe:
+            pipe.write(pickle.dumps(answer))
+        code = 0
+    finally:
+        os._exit(code)  # never back into the parent's code (its stack, its atexit handlers)
+
+
+def _receive(read: int, deadline: Deadline) -> bytes | None:
+    """All that comes through the pipe until it closes; None when the deadline comes first."""
+    chunks = []
+    while True:
+        left = deadline.left()
+        if left == 0:
+            return None
+        ready, _, _ = select.select([read], [], [], TICK if left is None else min(TICK, left))
+        if ready:
+            chunk = os.read(read, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+
+
+def _end_forked(pid: int) -> None:
+    """Kill a forked child's session (or the child, before it made one), and reap it."""
+    if os.waitpid(pid, os.WNOHANG) == (0, 0):
+        for kill, target in ((os.killpg, pid), (os.kill, pid)):
+            with suppress(ProcessLookupError):
+                kill(target, signal.SIGKILL)
+        os.waitpid(pid, 0)
 
 
 def _end(child: subprocess.Popen) -> None:

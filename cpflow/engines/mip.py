@@ -1,19 +1,20 @@
 """Running a PuLP model on CBC or HiGHS so that the deadline holds in every phase and nothing is left behind.
 
 PuLP alone keeps neither: it hands CBC its limit, which CBC looks at only after its
-root node (6-9 s under a 1 s limit on the large boards), and it writes the model file and
-fills HiGHS's model in Python, seconds on a big board, with no look at the time. Here:
-- CBC: the model is written to a private scratch folder by `write_mps`, which looks at
-  the deadline row by row, and CBC runs as a child process killed at the deadline
-  (cpflow.engines.children), its files removed with the folder;
-- HiGHS (in-process, through highspy): its model is filled in bulk, looking at the
-  deadline row by row, and its solve is cancelled at the deadline.
-Past the deadline while writing or filling, OutOfTime is raised; once a solver is
-stopped, the model's status says 'not solved'.
+root node (6-9 s under a 1 s limit on the large boards), it writes the model file and
+fills HiGHS's model in Python, seconds on a big board, with no look at the time, and
+HiGHS itself does not look at its limit inside some steps. Here each solver runs in a
+child process killed at the deadline (cpflow.engines.children), on a model made looking
+at the deadline row by row:
+- CBC: the model is written by `write_mps` to a private scratch folder, removed with it;
+- HiGHS: the model is made in memory (`highs_model`) and solved in a forked child.
+Past the deadline while making the model, OutOfTime is raised; a solver killed at the
+deadline leaves the model's status 'not solved'.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 # ortools before pulp, for HiGHS's sake: see cpflow.engines.ilp.
@@ -24,11 +25,16 @@ from pulp import mps_lp
 from cpflow.engines import children
 from cpflow.engines.deadline import Deadline
 
-TICK = 0.02  # seconds between looks at the deadline while HiGHS runs
-# HiGHS looks at a request to stop only between steps of its presolve and root node, which
-# took up to 0.5 s on the large boards: it is asked to stop this much (at most a quarter of
-# its time) before the deadline, so that it stops about as much after it at worst.
-EARLY = 0.25
+# HiGHS's model statuses as PuLP's HiGHS maps them; any other is a stop (a limit, an interrupt),
+# with a solution or without one (PuLP would read one of zeros).
+HIGHS_STATUS = {
+    "kOptimal": (pulp.LpStatusOptimal, pulp.LpSolutionOptimal),
+    "kInfeasible": (pulp.LpStatusInfeasible, pulp.LpSolutionInfeasible),
+    "kUnboundedOrInfeasible": (pulp.LpStatusInfeasible, pulp.LpSolutionInfeasible),
+    "kUnbounded": (pulp.LpStatusUnbounded, pulp.LpSolutionUnbounded),
+}
+STOPPED_WITH = (pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible)
+STOPPED_WITHOUT = (pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound)
 
 
 def solver(name: str, deadline: Deadline, folder: Path, workers: int | None, params: dict) -> pulp.LpSolver:
@@ -36,10 +42,6 @@ def solver(name: str, deadline: Deadline, folder: Path, workers: int | None, par
     in `folder`. `params` are the PuLP solver's own keyword arguments."""
     if name == "cbc":
         return CbcByDeadline(deadline, folder, threads=workers, **params)
-    if workers is not None:  # HiGHS keeps the thread pool of its first solve; another size fails unless reset
-        import highspy
-
-        highspy.Highs.resetGlobalScheduler(True)
     return HighsByDeadline(deadline, threads=workers, **params)
 
 
@@ -83,114 +85,122 @@ class CbcByDeadline(pulp.PULP_CBC_CMD):
 def write_mps(prob: pulp.LpProblem, path: Path, deadline: Deadline) -> tuple[list, dict, dict]:
     """PuLP's `writeMPS(prob, path, rename=True)`, looking at the deadline row by row and column by
     column; returns the variables, and the file's names of variables and constraints, as it does."""
-    rows, columns, objective = prob.normalisedNames()
-    variables = prob._variables  # in the order normalisedNames numbered them
+    variables, objective = columns(prob, deadline), "OBJ"
+    rows = {key: f"C{i:07d}" for i, key in enumerate(prob._constraints)}  # as PuLP's normalisedNames
+    names = {var.name: f"X{i:07d}" for i, var in enumerate(variables)}
     cost = prob.objective or pulp.LpAffineExpression()
-    coefs: dict[str, dict[str, float]] = {columns[v.name]: {} for v in variables}
+    coefs: dict[str, dict[str, float]] = {names[var.name]: {} for var in variables}
     with path.open("w") as f:
         f.write(f"*SENSE:{pulp.LpSenses[prob.sense]}\nNAME          MODEL\nROWS\n N  {objective}\n")
         for key, constraint in prob._constraints.items():
             deadline.check()
             f.write(f" {pulp.constants.LpConstraintTypeToMps[constraint.sense]}  {rows[key]}\n")
             for var, value in constraint.items():
-                coefs[columns[var.name]][rows[key]] = value
+                coefs[names[var.name]][rows[key]] = value
         f.write("COLUMNS\n")
         for var in variables:
             deadline.check()
-            name = columns[var.name]
+            name = names[var.name]
             f.writelines(mps_lp.writeMPSColumnLines(coefs[name], var, True, name, cost, objective))
         f.write("RHS\n")
         for key, constraint in prob._constraints.items():
             f.write(f"    RHS       {rows[key]:<8}  {-constraint.constant if constraint.constant else 0: .12e}\n")
         f.write("BOUNDS\n")
         for var in variables:
-            f.writelines(mps_lp.writeMPSBoundLines(columns[var.name], var, True))
+            f.writelines(mps_lp.writeMPSBoundLines(names[var.name], var, True))
         f.write("ENDATA\n")
-    return variables, columns, rows
+    return variables, names, rows
+
+
+def columns(prob: pulp.LpProblem, deadline: Deadline) -> list[pulp.LpVariable]:
+    """PuLP's `prob.variables()` (every variable the model uses, by name), looking at the deadline
+    constraint by constraint: it reads the whole model, 0.4 s on a 36x36 board."""
+    if prob.objective:
+        prob._add_variables(prob.objective.keys())
+    for constraint in prob._constraints.values():
+        deadline.check()
+        prob._add_variables(constraint.keys())
+    prob._variables.sort(key=lambda var: var.name)
+    return prob._variables
 
 
 class HighsByDeadline(pulp.HiGHS):
-    """PuLP's HiGHS, its model filled under the deadline and its solve cancelled at it.
+    """PuLP's HiGHS, in a child process killed at the deadline (children.fork), its model made
+    under the deadline.
 
-    (pulp.HiGHS has these methods only when highspy imports; the engine uses this class only then.)
+    HiGHS looks at a request to stop, or at its own limit, only between steps of its presolve
+    and root node, and a step took up to 2 s on the large boards (a round of cuts at the root
+    of ahle-gen_40x20_004; its feasibility jump heuristic ignores both too). A forked child
+    starts with the model in its memory and sends back only the status and the values.
+    (pulp.HiGHS offers its options only when highspy imports; the engine uses it only then.)
     """
 
     def __init__(self, deadline: Deadline, **params):
         super().__init__(msg=False, **params)
         self.deadline = deadline
 
-    def buildSolverModel(self, lp: pulp.LpProblem) -> None:
-        """The model handed to HiGHS in two calls, columns then rows, as PuLP numbers them."""
-        import highspy
-        import numpy as np
-
-        highs, inf = lp.solverModel, highspy.kHighsInf
-        variables = lp.variables()
-        sign = -1 if lp.sense == pulp.LpMaximize else 1
-        for i, var in enumerate(variables):
-            var.index = i
-        lower = [-inf if v.lowBound is None else v.lowBound for v in variables]
-        upper = [inf if v.upBound is None else v.upBound for v in variables]
-        cost = [sign * lp.objective.get(v, 0.0) for v in variables]
-        highs.addCols(len(variables), cost, lower, upper, 0, [], [], [])
-        integer = [v.index for v in variables if v.cat == pulp.LpInteger and self.mip]
-        kinds = np.full(len(integer), highspy.HighsVarType.kInteger.value, dtype=np.uint8)
-        highs.changeColsIntegrality(len(integer), np.array(integer, dtype=np.int32), kinds)
-        starts, indices, values, row_lower, row_upper = [], [], [], [], []
-        for i, constraint in enumerate(lp._constraints.values()):
-            self.deadline.check()
-            constraint.index = i
-            starts.append(len(indices))
-            for var, value in constraint.items():
-                if value:
-                    indices.append(var.index)
-                    values.append(value)
-            row_lower.append(-inf if (lb := constraint.getLb()) is None else lb)
-            row_upper.append(inf if (ub := constraint.getUb()) is None else ub)
-        highs.addRows(len(starts), row_lower, row_upper, len(indices), starts, indices, values)
-
     def actualSolve(self, lp: pulp.LpProblem) -> int:
-        """PuLP's, without marking every variable and constraint unmodified afterwards (0.1 s on a
-        big board; only a re-solve, which PuLP's HiGHS does not offer, would look)."""
-        self.createAndConfigureSolver(lp)
-        self.buildSolverModel(lp)
-        self.callSolver(lp)
-        lp.assignStatus(*self.findSolutionValues(lp))
-        return lp.status
+        variables = columns(lp, self.deadline)
+        model = highs_model(lp, variables, self.deadline, self.mip)
+        answer = children.fork(partial(_run_highs, model, self.highs_options()), self.deadline)
+        status, sol_status, values = answer or (pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound, None)
+        for var, value in zip(variables, () if values is None else values, strict=False):
+            var.varValue = float(value)
+        lp.assignStatus(status, sol_status)
+        return status
 
-    def findSolutionValues(self, lp: pulp.LpProblem) -> tuple[int, int]:
-        """PuLP's status pair, and the values when there are any. PuLP reads a HiGHS stopped before
-        it found a solution as a solution, all zeros: here it is 'not solved', and nothing is read."""
-        import highspy
+    def highs_options(self) -> dict:
+        """HiGHS's options, as PuLP's HiGHS sets them, and what is left of the time as its own limit."""
+        found = {"threads": self.threads, "mip_rel_gap": self.gapRel, "mip_abs_gap": self.gapAbs}
+        found |= {"time_limit": self.deadline.left(), **self.optionsDict}
+        return {"output_flag": False} | {name: value for name, value in found.items() if value is not None}
 
-        highs = lp.solverModel
-        stopped = highs.getModelStatus() in (highspy.HighsModelStatus.kInterrupt, highspy.HighsModelStatus.kTimeLimit)
-        if stopped and highs.getInfo().primal_solution_status != highspy.kSolutionStatusFeasible:
-            return pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound
-        return super().findSolutionValues(lp)
 
-    def callSolver(self, lp: pulp.LpProblem) -> None:
-        """HiGHS in its own thread, cancelled a little before the deadline (EARLY) or on an
-        interrupt (this thread is where Python sees Ctrl-C): its own limit is not looked at in
-        every phase (measured: 14 s under a 5 s limit).
+def highs_model(lp: pulp.LpProblem, variables: list, deadline: Deadline, mip: bool = True):
+    """The model as a highspy.HighsLp, rows in PuLP's order and columns in `variables`' order,
+    looking at the deadline row by row (PuLP's one call per row took 1.8 s on adc2015_20x36_Q34)."""
+    import highspy
+    import numpy as np
 
-        Its feasibility jump heuristic looks at neither (0.4 s late on a 32x16 board), and
-        it finds no puzzle's answer sooner (7 classic boards, 1.9 s with it, 1.7 s without):
-        under a deadline it is left out.
-        """
-        highs, left = lp.solverModel, self.deadline.left()
-        stop = self.deadline.earlier(0 if left is None else min(EARLY, left / 4))
-        if left is not None:
-            highs.setOptionValue("time_limit", max(stop.left(), 0.001))
-            highs.setOptionValue("mip_heuristic_run_feasibility_jump", False)
-        highs.HandleUserInterrupt = True
-        running = highs.startSolve()
-        try:
-            while running.is_alive():
-                running.join(TICK)
-                if stop.left() == 0:
-                    highs.cancelSolve()
-        except BaseException:  # Ctrl-C, SIGTERM: HiGHS stops before the interrupt goes on
-            highs.cancelSolve()
-            running.join()
-            raise
+    inf, model = highspy.kHighsInf, highspy.HighsLp()
+    index = {var.name: i for i, var in enumerate(variables)}
+    cost = lp.objective or pulp.LpAffineExpression()
+    model.num_col_, model.num_row_ = len(variables), len(lp._constraints)
+    model.sense_ = highspy.ObjSense.kMaximize if lp.sense == pulp.LpMaximize else highspy.ObjSense.kMinimize
+    model.col_cost_ = np.array([cost.get(var, 0.0) for var in variables], dtype=float)
+    model.col_lower_ = np.array([-inf if var.lowBound is None else var.lowBound for var in variables], dtype=float)
+    model.col_upper_ = np.array([inf if var.upBound is None else var.upBound for var in variables], dtype=float)
+    integer, continuous = highspy.HighsVarType.kInteger, highspy.HighsVarType.kContinuous
+    model.integrality_ = [integer if mip and var.cat == pulp.LpInteger else continuous for var in variables]
+    starts, indices, values, lower, upper = [], [], [], [], []
+    for constraint in lp._constraints.values():
+        deadline.check()
+        starts.append(len(indices))
+        for var, value in constraint.items():
+            if value:
+                indices.append(index[var.name])
+                values.append(value)
+        lower.append(-inf if (lb := constraint.getLb()) is None else lb)
+        upper.append(inf if (ub := constraint.getUb()) is None else ub)
+    model.row_lower_, model.row_upper_ = np.array(lower, dtype=float), np.array(upper, dtype=float)
+    model.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    model.a_matrix_.start_ = np.array([*starts, len(indices)], dtype=np.int32)
+    model.a_matrix_.index_ = np.array(indices, dtype=np.int32)
+    model.a_matrix_.value_ = np.array(values, dtype=float)
+    return model
+
+
+def _run_highs(model, options: dict) -> tuple[int, int, object]:
+    """In the child: HiGHS on the model; PuLP's status pair, and the values when there is a solution."""
+    import highspy
+    import numpy as np
+
+    highs = highspy.Highs()
+    for name, value in options.items():
+        highs.setOptionValue(name, value)
+    if highs.passModel(model) == highspy.HighsStatus.kError:
+        raise pulp.PulpSolverError("HiGHS refused the model")
+    highs.run()
+    found = highs.getInfo().primal_solution_status == highspy.kSolutionStatusFeasible
+    status = HIGHS_STATUS.get(highs.getModelStatus().name) or (STOPPED_WITH if found else STOPPED_WITHOUT)
+    return (*status, np.array(highs.getSolution().col_value) if found else None)
