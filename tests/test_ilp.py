@@ -285,12 +285,12 @@ def test_unexpected_native_statuses_raise(native):
 
 
 @mip_solvers
-def test_an_unbounded_model_is_an_error_not_a_status(mip_solver, tmp_path):
+def test_an_unbounded_model_is_an_error_not_a_status(mip_solver):
     prob = pulp.LpProblem("unbounded", pulp.LpMaximize)
     x = prob.add_variable("x", lowBound=0)
     prob += x
     prob += x >= 1
-    prob.solve(mip.solver(mip_solver, Deadline(), tmp_path, None, {}))
+    prob.solve(mip.solver(mip_solver, Deadline(), None, {}))
     with pytest.raises(CpflowError, match="Unbounded"):
         ilp.status_of(prob, timed=False)
 

@@ -24,7 +24,7 @@ import pulp
 from cpflow.board.errors import CpflowError, EngineUnavailable
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import reach, walk
-from cpflow.engines import children, mip
+from cpflow.engines import mip
 from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
 from cpflow.engines.prune import domains, impossibility
 from cpflow.engines.result import SolveResult, Status
@@ -300,9 +300,8 @@ def solve(
     if v.reason:
         status, stats["reason"] = Status.UNSOLVABLE, v.reason
     else:
-        with children.scratch() as folder:
-            solver = lambda: mip.solver(mip_solver, deadline, folder, workers, params)  # noqa: E731
-            status = _solve_rounds(prob, v, stats, solver, deadline, on_round)
+        solver = lambda: mip.solver(mip_solver, deadline, workers, params)  # noqa: E731
+        status = _solve_rounds(prob, v, stats, solver, deadline, on_round)
     solution = v.extract(_value) if status is Status.SOLVED else None
     return SolveResult(status, solution, time.perf_counter() - began, built - began, f"ilp-{mip_solver}", stats)
 

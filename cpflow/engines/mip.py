@@ -6,7 +6,7 @@ fills HiGHS's model in Python, seconds on a big board, with no look at the time,
 HiGHS itself does not look at its limit inside some steps. Here each solver runs in a
 child process killed at the deadline (cpflow.engines.children), on a model made looking
 at the deadline row by row:
-- CBC: the model is written by `write_mps` to a private scratch folder, removed with it;
+- CBC: the model is written by `write_mps` to a scratch folder of its own, removed with it;
 - HiGHS: the model is made in memory (`highs_model`) and solved in a forked child.
 Past the deadline while making the model, OutOfTime is raised; a solver killed at the
 deadline leaves the model's status 'not solved'.
@@ -37,32 +37,33 @@ STOPPED_WITH = (pulp.LpStatusOptimal, pulp.LpSolutionIntegerFeasible)
 STOPPED_WITHOUT = (pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound)
 
 
-def solver(name: str, deadline: Deadline, folder: Path, workers: int | None, params: dict) -> pulp.LpSolver:
-    """The PuLP solver object for one solve ("cbc" or "highs"), keeping `deadline`; CBC's files go
-    in `folder`. `params` are the PuLP solver's own keyword arguments."""
+def solver(name: str, deadline: Deadline, workers: int | None, params: dict) -> pulp.LpSolver:
+    """The PuLP solver object for one solve ("cbc" or "highs"), keeping `deadline`; `params` are
+    the PuLP solver's own keyword arguments."""
     if name == "cbc":
-        return CbcByDeadline(deadline, folder, threads=workers, **params)
+        return CbcByDeadline(deadline, threads=workers, **params)
     return HighsByDeadline(deadline, threads=workers, **params)
 
 
 class CbcByDeadline(pulp.PULP_CBC_CMD):
     """PuLP's bundled CBC, its model written under the deadline and the process killed at it."""
 
-    def __init__(self, deadline: Deadline, folder: Path, **params):
+    def __init__(self, deadline: Deadline, **params):
         super().__init__(msg=False, **params)
-        self.deadline, self.folder = deadline, folder
+        self.deadline = deadline
 
     def solve_CBC(self, lp: pulp.LpProblem, use_mps: bool = True) -> int:
-        """PuLP's `solve_CBC` with an MPS file, but CBC stops at the deadline whatever it is doing."""
-        model, answer = self.folder / "model.mps", self.folder / "model.sol"
-        answer.unlink(missing_ok=True)  # a round's answer is never read for the next's
-        names = write_mps(lp, model, self.deadline)
-        if children.run(self.command(lp, model, answer), self.deadline) is None:
-            lp.assignStatus(pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound)
-            return lp.status
-        if not answer.exists():
-            raise pulp.PulpSolverError(f"CBC ({self.path}) ended without writing an answer")
-        status, values, _, _, _, sol_status = self.readsol_MPS(str(answer), lp, *names)
+        """PuLP's `solve_CBC` with an MPS file in a scratch folder of its own, but CBC stops at the
+        deadline whatever it is doing."""
+        with children.scratch() as folder:
+            model, answer = folder / "model.mps", folder / "model.sol"
+            names = write_mps(lp, model, self.deadline)
+            if children.run(self.command(lp, model, answer), self.deadline) is None:
+                lp.assignStatus(*STOPPED_WITHOUT)
+                return lp.status
+            if not answer.exists():
+                raise pulp.PulpSolverError(f"CBC ({self.path}) ended without writing an answer")
+            status, values, _, _, _, sol_status = self.readsol_MPS(str(answer), lp, *names)
         lp.assignVarsVals(values)
         lp.assignStatus(status, sol_status)
         return status
@@ -143,7 +144,7 @@ class HighsByDeadline(pulp.HiGHS):
         variables = columns(lp, self.deadline)
         model = highs_model(lp, variables, self.deadline, self.mip)
         answer = children.fork(partial(_run_highs, model, self.highs_options()), self.deadline)
-        status, sol_status, values = answer or (pulp.LpStatusNotSolved, pulp.LpSolutionNoSolutionFound, None)
+        status, sol_status, values = answer or (*STOPPED_WITHOUT, None)
         for var, value in zip(variables, () if values is None else values, strict=False):
             var.varValue = float(value)
         lp.assignStatus(status, sol_status)
