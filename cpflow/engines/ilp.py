@@ -315,7 +315,7 @@ def _solve_rounds(
     on_round,
 ) -> Status:
     """Solves until an answer has no loop (at once with flow connectivity), cutting off each loop
-    found; UNKNOWN when the deadline passes first, while PuLP hands the model over too."""
+    found; UNKNOWN when the deadline passes first, also while the model is handed to the solver."""
     while True:
         left = deadline.left()
         if left == 0:

@@ -8,7 +8,7 @@ killed, which really stops the solver, and a fresh one takes its place.
 
 Each worker leads a process group of its own, and dies with the server (on Linux, even
 when the server is killed outright). Killing a worker kills its group; a solver program
-it ran (CBC) dies with it, and the scratch folder it left is swept at once.
+it ran (CBC, HiGHS) dies with it, and the scratch folder it left is swept at once.
 """
 
 from __future__ import annotations
