@@ -11,7 +11,9 @@ Parts (imports run one way: faces -> workflows -> engines -> board)
   - geometry: where cells stand in a drawing (square and hexagonal)
   - errors: one base exception and a few kinds
 - engines/: registry (the Backend protocol, the names, the one place answers are
-  verified), result, prune, cpsat (label and circuit formulations), ilp
+  verified), result, prune, cpsat (label and circuit formulations), ilp, mip (running
+  CBC and HiGHS under a deadline), children (child processes and scratch folders that
+  never outlive a request), deadline
 - workflows/: unique (proofs and counts), generate, compare, batch (where a batch runs:
   here, a process pool, or a cluster), cluster (batches on Dask: the `dask` extra, imported
   only with --cluster), inputs

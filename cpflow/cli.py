@@ -9,6 +9,7 @@ interrupt (Ctrl-C); 0, 1 and 3 are otherwise each command's own verdict.
 from __future__ import annotations
 
 import enum
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -546,4 +547,9 @@ def _option(hint: str, read, *args):
 
 
 def main() -> None:
+    signal.signal(signal.SIGTERM, _as_interrupt)  # so that children and scratch folders are ended as on Ctrl-C
     app()
+
+
+def _as_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt

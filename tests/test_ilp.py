@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from conftest import ZUCKER, board, cells, needs_zucker, project_puzzles
+from conftest import LARGE, ZUCKER, board, cells, needs_zucker, project_puzzles
 from cpflow.board.errors import CpflowError, EngineUnavailable
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
-from cpflow.engines.deadline import Deadline
+from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.result import Status
 
 ilp = pytest.importorskip("cpflow.engines.ilp", reason="the ilp engine needs pulp")
 import pulp  # noqa: E402  (only after cpflow.engines.ilp, which loads ortools before pulp loads highspy)
+
+from cpflow.engines import children, mip  # noqa: E402
 
 # HiGHS runs only where highspy loads beside ortools (see cpflow/ilp.py); else it is skipped.
 MIP = [
@@ -200,6 +204,55 @@ def test_cbc_stopped_by_the_time_limit_reports_unknown():
     assert result.stats["rounds"] == 1 and result.seconds < 6
 
 
+@pytest.mark.skipif(not LARGE.is_dir(), reason="../shared/puzzles/large is absent")
+@mip_solvers
+def test_the_time_limit_holds_on_the_slowest_large_board(mip_solver):
+    """Building takes about a second: CBC used to be left to its own limit (6 s more, its root node), and
+    PuLP took 2 s to hand the model to HiGHS."""
+    (puzzle,) = load(LARGE / "adc2015_20x36_Q34.txt")
+    began = time.perf_counter()
+    result = ilp.solve(puzzle, mip_solver=mip_solver, time_limit=1.5)
+    assert result.status is Status.UNKNOWN and result.solution is None
+    assert time.perf_counter() - began < 1.5 + 1.0
+
+
+def test_the_model_file_for_cbc_is_the_one_pulp_writes(tmp_path):
+    (puzzle,) = load(project_puzzles()[-1])
+    prob, _ = ilp.build(puzzle, "flow")
+    prob.fixObjective()  # as prob.solve does before it hands the model over
+    prob.writeMPS(str(tmp_path / "pulp.mps"), rename=True)
+    variables, columns, rows = mip.write_mps(prob, tmp_path / "ours.mps", Deadline())
+    assert (tmp_path / "ours.mps").read_text() == (tmp_path / "pulp.mps").read_text()
+    assert (variables, columns, rows) == (prob._variables, *reversed(prob.normalisedNames()[:2]))
+
+
+def test_writing_the_model_file_stops_at_the_deadline(tmp_path):
+    prob, _ = ilp.build(load(project_puzzles()[-1])[0])
+    with pytest.raises(OutOfTime):
+        mip.write_mps(prob, tmp_path / "late.mps", Deadline(0.0))
+
+
+@pytest.mark.skipif("highs" not in ilp.available_mip_solvers(), reason="highs absent")
+def test_the_model_handed_to_highs_is_the_one_pulp_hands_it(tmp_path):
+    import highspy
+
+    prob, _ = ilp.build(load(project_puzzles()[-1])[0], "flow")
+    prob.fixObjective()
+    theirs, ours = highspy.Highs(), highspy.Highs()  # filled, never run: the HiGHS here never starts its threads
+    prob.solverModel = theirs
+    pulp.HiGHS(msg=False).buildSolverModel(prob)
+    ours.passModel(mip.highs_model(prob, mip.columns(prob, Deadline()), Deadline()))
+    for name, highs in (("theirs", theirs), ("ours", ours)):
+        highs.writeModel(str(tmp_path / f"{name}.mps"))
+    assert (tmp_path / "ours.mps").read_text() == (tmp_path / "theirs.mps").read_text()
+
+
+@pytest.mark.skipif("highs" not in ilp.available_mip_solvers(), reason="highs absent")
+def test_a_solver_child_that_fails_is_an_error_here():
+    with pytest.raises(CpflowError, match="child process failed: TypeError"):
+        children.fork(lambda: mip._run_highs(None, {}), Deadline())
+
+
 @pytest.mark.parametrize(
     ("native", "timed", "expected"),
     [
@@ -237,7 +290,7 @@ def test_an_unbounded_model_is_an_error_not_a_status(mip_solver):
     x = prob.add_variable("x", lowBound=0)
     prob += x
     prob += x >= 1
-    prob.solve(ilp._mip(mip_solver, Deadline(), None, {}))
+    prob.solve(mip.solver(mip_solver, Deadline(), None, {}))
     with pytest.raises(CpflowError, match="Unbounded"):
         ilp.status_of(prob, timed=False)
 
@@ -245,7 +298,7 @@ def test_an_unbounded_model_is_an_error_not_a_status(mip_solver):
 @mip_solvers
 def test_workers_set_the_solver_threads(mip_solver):
     (puzzle,) = load(project_puzzles()[0])
-    for workers in (1, 2, 1):  # HiGHS refuses a new thread count unless its pool is reset
+    for workers in (1, 2, 1):  # in one process HiGHS would refuse a new thread count; each child is new
         assert ilp.solve(puzzle, mip_solver=mip_solver, workers=workers).status is Status.SOLVED
 
 

@@ -1,28 +1,43 @@
-"""Ctrl-C: the whole command stops at once, keeps what it finished, and exits 130.
+"""Ctrl-C: the whole command stops at once, keeps what it finished, and exits 130; and
+however a command ends, no solver it started outlives it and no file of it is left.
 
 Each test runs `cpflow` as a terminal would, in its own process group, and sends SIGINT
 to the group once the first result is out. The slow board is an open 16x16 grid whose
 one colour joins two corners of the same checkerboard colour: with paths allowed to
 touch themselves, no parity argument is in the model, and the search runs for minutes.
+CBC runs for minutes on one of the project's 20x20 boards, in one solve. Its temp folder
+is the test's own (TMPDIR), so that any process whose command line names it is one of
+the test's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
+import importlib.util
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from conftest import PUZZLES
+import pytest
+
+from conftest import LARGE, PUZZLES
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
+from cpflow.engines.registry import available
 
 QUICK = PUZZLES / "starter_5x5.txt"
 HANG_GUARD = 60  # seconds before a test gives up on a command that ignored the interrupt
+GONE_GUARD = 5  # seconds for killed processes to be gone
+CBC_BUSY = PUZZLES / "gen_20x20_01.txt"  # CBC runs for minutes on it, after half a second of building
+needs_cbc = pytest.mark.skipif("ilp-cbc" not in available(), reason="the ilp-cbc engine is not installed")
 
 
 def slow_board(folder: Path) -> Path:
@@ -110,3 +125,178 @@ def test_ctrl_c_stops_generate_and_every_file_it_wrote_is_whole(tmp_path):
     for path in made:
         (puzzle,) = load(path)
         assert violations(puzzle, load_solution(puzzle, path.with_suffix(".solution.txt"))) == []
+
+
+# ---- child solvers and their files ----
+
+
+def scratch_of(tmp_path: Path) -> Path:
+    """The test's own temp folder, for TMPDIR."""
+    folder = tmp_path / "tmp"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def solvers_in(scratch: Path) -> list[int]:
+    """The processes whose command line names a file in `scratch` (CBC is given its model file)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and str(scratch).encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:  # ended meanwhile
+            continue
+    return found
+
+
+def until(holds: Callable[[], object], seconds: float) -> bool:
+    waited = time.monotonic()
+    while not holds():
+        if time.monotonic() - waited > seconds:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def leftovers(scratch: Path) -> list[str]:
+    return sorted(str(p.relative_to(scratch)) for p in scratch.rglob("*"))
+
+
+@contextmanager
+def cpflow_with_cbc(scratch: Path, *args) -> Iterator[subprocess.Popen]:
+    """`cpflow ARGS` in a session of its own with TMPDIR=scratch, once CBC runs for it; killed
+    on the way out if it is still running."""
+    command = [sys.executable, "-m", "cpflow", *map(str, args)]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
+    try:
+        assert until(lambda: solvers_in(scratch), HANG_GUARD), "CBC never started"
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+
+
+def ctrl_c(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it, to the foreground group
+
+
+def sigterm(process: subprocess.Popen) -> None:
+    process.send_signal(signal.SIGTERM)  # as kill, systemd or a container runtime sends it
+
+
+needs_dask = pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="Dask is not installed")
+
+
+@needs_cbc
+@pytest.mark.parametrize(
+    ("where", "stop"),
+    [
+        ([], ctrl_c),
+        ([], sigterm),
+        (["--jobs", "2"], sigterm),  # the pool's workers are ended at once: CBC dies with them
+        pytest.param(["--cluster", "local:1"], ctrl_c, marks=needs_dask),  # so are the cluster's
+    ],
+    ids=["ctrl-c", "sigterm", "sigterm-jobs", "ctrl-c-cluster"],
+)
+def test_an_interrupted_cbc_solve_leaves_no_cbc_and_no_files(tmp_path, where, stop):
+    scratch = scratch_of(tmp_path)
+    args = ["solve", "--engine", "ilp-cbc", *where, CBC_BUSY, CBC_BUSY]
+    with cpflow_with_cbc(scratch, *args) as process:
+        stop(process)
+        _, err = process.communicate(timeout=HANG_GUARD)
+        assert_stopped_cleanly(process.returncode, err)
+    assert until(lambda: not solvers_in(scratch), GONE_GUARD), f"still running: {solvers_in(scratch)}"
+    assert [name for name in leftovers(scratch) if not name.startswith("dask-")] == []
+
+
+@needs_cbc
+def test_a_cbc_solve_stopped_by_its_time_limit_leaves_no_cbc_and_no_files(tmp_path):
+    scratch = scratch_of(tmp_path)
+    began = time.monotonic()
+    with cpflow_with_cbc(scratch, "solve", "--engine", "ilp-cbc", "--time-limit", "3", CBC_BUSY) as process:
+        out, err = process.communicate(timeout=HANG_GUARD)
+        assert "unknown in" in out and "Traceback" not in err
+    assert time.monotonic() - began < 3 + 3  # the limit, the interpreter's start, the allowance
+    assert not solvers_in(scratch) and leftovers(scratch) == []
+
+
+@needs_cbc
+def test_cbc_dies_with_a_killed_cpflow_and_the_next_run_sweeps_its_files(tmp_path):
+    scratch = scratch_of(tmp_path)
+    with cpflow_with_cbc(scratch, "solve", "--engine", "ilp-cbc", CBC_BUSY) as process:
+        process.kill()
+        process.wait(timeout=HANG_GUARD)
+    assert until(lambda: not solvers_in(scratch), GONE_GUARD), f"outlived cpflow: {solvers_in(scratch)}"
+    assert leftovers(scratch)  # a process killed outright cannot tidy up ...
+    command = [sys.executable, "-m", "cpflow", "solve", "--engine", "ilp-cbc", str(QUICK)]
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "TMPDIR": str(scratch)})
+    assert done.returncode == 0
+    assert leftovers(scratch) == []  # ... the next run that needs the temp folder does
+
+
+@needs_cbc
+def test_a_web_worker_stopped_mid_cbc_leaves_no_cbc_and_no_files(tmp_path, monkeypatch):
+    from cpflow.web import tasks
+    from cpflow.web.jobs import Gone, Jobs
+    from cpflow.web.limits import Limits
+
+    scratch = scratch_of(tmp_path)
+    monkeypatch.setenv("TMPDIR", str(scratch))  # the workers' temp folder ...
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # ... and the server's, which this process read before
+    text = CBC_BUSY.read_text()
+    ask = {"puzzle": text, "name": "busy", "input_format": "auto", "index": 1, "engine": "ilp-cbc", "time_limit": 60}
+
+    async def main():
+        jobs = Jobs(Limits(workers=1))
+        jobs.start()
+        try:
+            waited = time.monotonic()
+
+            async def gone_once_cbc_runs() -> bool:  # the client leaves
+                assert time.monotonic() - waited < HANG_GUARD, "CBC never started"
+                return bool(solvers_in(scratch))
+
+            with pytest.raises(Gone):
+                await jobs.run(tasks.solve, ask, gone_once_cbc_runs)
+        finally:
+            jobs.stop()
+
+    asyncio.run(main())
+    assert until(lambda: not solvers_in(scratch), GONE_GUARD), f"outlived its worker: {solvers_in(scratch)}"
+    assert leftovers(scratch) == []
+
+
+@pytest.mark.skipif("ilp-highs" not in available(), reason="the ilp-highs engine is not installed")
+@pytest.mark.skipif(not LARGE.is_dir(), reason="../shared/puzzles/large is absent")
+def test_ctrl_c_stops_a_highs_solve_at_once():
+    """HiGHS runs in this process: its solve must not keep Python from seeing the interrupt."""
+    began = time.monotonic()
+    slow = LARGE / "adc2015_20x36_Q34.txt"  # HiGHS runs for minutes after a second of building
+    code, out, err = interrupted("solve", "--engine", "ilp-highs", slow, ready=lambda _: time.monotonic() > began + 4)
+    assert_stopped_cleanly(code, err)
+    assert time.monotonic() - began < 4 + 10
+
+
+def test_a_forked_solver_is_killed_at_the_deadline(tmp_path):
+    from cpflow.engines import children
+    from cpflow.engines.deadline import Deadline
+
+    pid_file = tmp_path / "pid"
+
+    def stubborn() -> None:  # a solver that looks at no deadline
+        pid_file.write_text(str(os.getpid()))
+        time.sleep(60)
+
+    began = time.monotonic()
+    assert children.fork(stubborn, Deadline(1.0)) is None
+    assert time.monotonic() - began < 1.0 + 2.0
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)

@@ -77,7 +77,7 @@ def solve(
         cp.add_bool_or([~lit for lit in v.same_as(solution)])
     from cpflow.engines.cpsat_solver import solve_model
 
-    return solve_model(puzzle, cp, v, began, time_limit=time_limit, workers=workers, **params)
+    return solve_model(puzzle, cp, v, began, workers=workers, **params)
 
 
 def count(
@@ -109,7 +109,7 @@ def count(
         return [], Status.UNKNOWN
     from cpflow.engines.cpsat_solver import count_model
 
-    return count_model(cp, v, limit, deadline, **params)
+    return count_model(cp, v, limit, v.deadline, **params)
 
 
 def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT, forced: bool = False) -> None:

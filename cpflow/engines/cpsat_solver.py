@@ -78,23 +78,17 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def solve_model(
-    puzzle: Puzzle,
-    model: cp_model.CpModel,
-    v,
-    began: float,
-    *,
-    time_limit: float | None = None,
-    workers: int | None = None,
-    **params,
+    puzzle: Puzzle, model: cp_model.CpModel, v, began: float, *, workers: int | None = None, **params
 ) -> SolveResult:
-    """Solve a built model (perhaps with constraints added since) into a result.
+    """Solve a built model (perhaps with constraints added since) into a result, by the deadline
+    it was built under (`v.deadline`).
 
     `began` is the perf_counter reading when building started, so that `seconds`
     covers building and solving. `params` are CpSolver parameters, on top of the
     formulation's own (`PARAMS`).
     """
     built = time.perf_counter()
-    left = Deadline(time_limit, began).left()
+    left = v.deadline.left()
     if left == 0:  # building took it all: CP-SAT would still spend long loading a big model
         return out_of_time(began)
     if workers and workers > 1 and hasattr(v, "order"):
@@ -103,7 +97,7 @@ def solve_model(
         runs = [(_solver(left, workers, {**v.params, **params}), model)]
         if v.params is TUNED and runs[0][0].parameters.num_workers > 1:
             runs[0][0].parameters.merge_text_format(" ".join(f'subsolvers: "{name}"' for name in TUNED_PORTFOLIO))
-    solver, native = _race(runs, Deadline(time_limit, began))
+    solver, native = _race(runs, v.deadline)
     status = STATUS.get(native)
     if status is None:
         raise CpflowError(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")

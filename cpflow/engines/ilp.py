@@ -24,6 +24,7 @@ import pulp
 from cpflow.board.errors import CpflowError, EngineUnavailable
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import reach, walk
+from cpflow.engines import mip
 from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
 from cpflow.engines.prune import domains, impossibility
 from cpflow.engines.result import SolveResult, Status
@@ -31,7 +32,6 @@ from cpflow.engines.result import SolveResult, Status
 Value = Callable[[pulp.LpVariable], float]  # the value a solved model gives a variable
 MIP_SOLVERS = ("cbc", "highs")
 CONNECTIVITY = ("flow", "lazy")
-TICK = 0.02  # seconds between looks at the deadline while a MIP solver runs
 DEFAULT_CONNECTIVITY = "lazy"  # measured faster with both solvers (models/ilp.md)
 # pulp's (status, sol_status) pairs; (Optimal, IntegerFeasible) is a solution found
 # before a time limit, which is all a puzzle asks. Anything else (unbounded,
@@ -263,38 +263,6 @@ def available_mip_solvers() -> tuple[str, ...]:
     return tuple(name for name in MIP_SOLVERS if found[name])
 
 
-def _mip(name: str, deadline: Deadline, workers: int | None, params: dict) -> pulp.LpSolver:
-    """The PuLP solver object for one solve; `params` are its own keyword arguments.
-
-    Each gets what is left of the time as its limit: CBC when PuLP starts it (CBC does not
-    look at its limit before its root node is done), HiGHS once PuLP has handed it the
-    model, which takes PuLP seconds on a big board.
-    """
-    if name == "cbc":
-        return pulp.PULP_CBC_CMD(msg=False, timeLimit=deadline.left(), threads=workers, **params)
-    if workers is not None:  # HiGHS keeps the thread pool of its first solve; another size fails unless reset
-        import highspy
-
-        highspy.Highs.resetGlobalScheduler(True)
-
-    class HiGHSByDeadline(pulp.HiGHS):  # pulp.HiGHS exists as a class to derive from only when highspy imports
-        def callSolver(self, lp: pulp.LpProblem) -> None:
-            """HiGHS in its own thread, cancelled at the deadline: its own limit is not looked
-            at in every phase (measured: 14 s under a 5 s limit)."""
-            highs, left = lp.solverModel, deadline.left()
-            if left is None:
-                return super().callSolver(lp)
-            highs.setOptionValue("time_limit", max(left, 0.001))
-            highs.HandleUserInterrupt = True
-            running = highs.startSolve()
-            while running.is_alive():
-                running.join(TICK)
-                if deadline.left() == 0:
-                    highs.cancelSolve()
-
-    return HiGHSByDeadline(msg=False, threads=workers, **params)
-
-
 def solve(
     puzzle: Puzzle,
     *,
@@ -332,8 +300,8 @@ def solve(
     if v.reason:
         status, stats["reason"] = Status.UNSOLVABLE, v.reason
     else:
-        mip = lambda: _mip(mip_solver, deadline, workers, params)  # noqa: E731
-        status = _solve_rounds(prob, v, stats, mip, deadline, on_round)
+        solver = lambda: mip.solver(mip_solver, deadline, workers, params)  # noqa: E731
+        status = _solve_rounds(prob, v, stats, solver, deadline, on_round)
     solution = v.extract(_value) if status is Status.SOLVED else None
     return SolveResult(status, solution, time.perf_counter() - began, built - began, f"ilp-{mip_solver}", stats)
 
@@ -342,16 +310,20 @@ def _solve_rounds(
     prob: pulp.LpProblem,
     v: IlpVars,
     stats: dict,
-    mip: Callable[[], pulp.LpSolver],
+    solver: Callable[[], pulp.LpSolver],
     deadline: Deadline,
     on_round,
 ) -> Status:
-    """Solves until an answer has no loop (at once with flow connectivity), cutting off each loop found."""
+    """Solves until an answer has no loop (at once with flow connectivity), cutting off each loop
+    found; UNKNOWN when the deadline passes first, also while the model is handed to the solver."""
     while True:
         left = deadline.left()
         if left == 0:
             return Status.UNKNOWN
-        prob.solve(mip())
+        try:
+            prob.solve(solver())
+        except OutOfTime:
+            return Status.UNKNOWN
         stats["rounds"] += 1
         status = status_of(prob, timed=left is not None)
         if on_round and status is Status.SOLVED:
@@ -369,24 +341,11 @@ def _value(var: pulp.LpVariable) -> float:
 
 def status_of(prob: pulp.LpProblem, timed: bool) -> Status:
     """Our Status for pulp's; a stop without an answer is UNKNOWN only when a time limit was set."""
-    if timed and _cancelled_empty(prob):
-        return Status.UNKNOWN
     status = STATUS.get((prob.status, prob.sol_status))
     if status is None or (status is Status.UNKNOWN and not timed):
         native = f"{pulp.LpStatus.get(prob.status)} / {pulp.LpSolution.get(prob.sol_status)}"
         raise CpflowError(f"the MIP solver returned {native}")
     return status
-
-
-def _cancelled_empty(prob: pulp.LpProblem) -> bool:
-    """Whether HiGHS was cancelled at the deadline before it had a solution: PuLP reads any
-    interrupted HiGHS run as a solution, all zeros if need be."""
-    highs = getattr(prob, "solverModel", None)
-    if highs is None or not hasattr(highs, "getModelStatus"):
-        return False
-    import highspy
-
-    return highs.getModelStatus() == highspy.HighsModelStatus.kInterrupt and highs.getObjectiveValue() == float("inf")
 
 
 def export(puzzle: Puzzle, path: str | Path, mip_solver: str = "cbc") -> None:

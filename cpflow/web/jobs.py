@@ -5,6 +5,10 @@ queue for an idle worker (`Busy`, a 503, when the queue is full). While its task
 the server checks every POLL seconds whether the client went away (`Gone`) or the task
 overran its time limit by more than the grace (`Overdue`); either way the worker is
 killed, which really stops the solver, and a fresh one takes its place.
+
+Each worker leads a process group of its own, and dies with the server (on Linux, even
+when the server is killed outright). Killing a worker kills its group; a solver program
+it ran (CBC, HiGHS) dies with it, and the scratch folder it left is swept at once.
 """
 
 from __future__ import annotations
@@ -12,9 +16,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import signal
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 
+from cpflow.engines import children
 from cpflow.web import tasks
 from cpflow.web.limits import Limits
 
@@ -41,7 +48,9 @@ class Died(Exception):
 
 def _work(connection, limits: Limits) -> None:
     """A worker's life: warm up, then run the tasks sent, one at a time, until the pipe closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it ends the workers
+    os.setsid()  # a group of its own, for `Worker.stop` to kill whole; the terminal's Ctrl-C is the server's
+    children.die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends the workers
     tasks.warm_up()
     connection.send(READY)
     while True:
@@ -86,10 +95,14 @@ class Worker:
             raise Died(f"the worker process ended ({self.process.exitcode})") from error
 
     def stop(self) -> None:
-        """End the process at once, whatever it is doing."""
+        """End the process and its group at once, whatever they are doing, and sweep their scratch folders."""
+        if self.process.pid is not None and self.process.exitcode is None:
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         self.process.kill()
         self.process.join(timeout=5)
         self.connection.close()
+        children.sweep()
 
 
 class Jobs:

@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from cpflow.board.errors import EngineUnavailable, GenerationFailed, ModelTooLarge, PuzzleFormatError
 from cpflow.board.grid import Puzzle
+from cpflow.engines.children import sweep
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult
 from cpflow.workflows.unique import Count, Uniqueness, count, uniqueness
@@ -133,6 +134,7 @@ def _on_processes(
     finally:  # done, interrupted or abandoned: at once
         for worker in workers:
             worker.end()
+        sweep()  # the scratch folders of workers ended mid-solve
 
 
 class _Worker:
@@ -257,6 +259,7 @@ def _interrupts_held() -> Iterator[None]:
 
 def _leave_interrupts_to_the_parent(setup: Callable[[], object] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's terminate() ends a worker at once
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if setup:

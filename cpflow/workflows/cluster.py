@@ -24,6 +24,7 @@ from contextlib import contextmanager, suppress
 from importlib.metadata import version
 
 from cpflow.board.errors import ClusterUnavailable
+from cpflow.engines.children import sweep
 from cpflow.workflows.batch import LOCAL, Failed
 
 RETRIES = 2  # a task that raised (a lost connection, say) is run again this many times
@@ -105,6 +106,7 @@ def connected(address: str) -> Iterator:
     finally:
         if cluster is not None:
             cluster.close()
+            sweep()  # the scratch folders of workers killed mid-solve
 
 
 def _end_now(cluster) -> None:
