@@ -31,7 +31,6 @@ class Limits:
     stall_timeout: float = 60.0  # seconds an answer may wait for a client that does not read it
     idle_timeout: float = 5.0  # seconds a kept-alive connection may wait for its next request
     max_header_bytes: int = 16 * 1024  # a request's line and headers
-    max_connections: int = 1_000  # open at once; a request on one more answers 503
 
     def size_problem(self, width: int, height: int) -> str | None:
         """Why a board of this size is refused, or None when it is accepted."""

@@ -2,8 +2,10 @@
 
 The address is bound here, before uvicorn or a worker starts, so that a port in use or a
 host that cannot be bound is one line (`cpflow: port 8000 is in use`) and exit 2. uvicorn
-runs with the limits' deadlines (`deadlines`), its keep-alive timeout, header size and
-connection count; the app answers only the Host names of the address bound (`hosts`).
+runs with the limits' deadlines (`deadlines`), keep-alive timeout and header size, and no
+cap on connections (uvicorn's would answer 503 to everyone while stalled clients hold
+them: they are dropped instead); the app answers only the Host names of the address bound
+(`hosts`).
 """
 
 from __future__ import annotations
@@ -88,7 +90,6 @@ def _run(host: str, sockets: list[socket.socket], limits: Limits, allowed_hosts:
         ws="none",
         timeout_keep_alive=limits.idle_timeout,
         h11_max_incomplete_event_size=limits.max_header_bytes,
-        limit_concurrency=limits.max_connections,
         timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
