@@ -697,10 +697,8 @@ def test_clients_that_send_their_headers_slowly_or_nothing_are_dropped_and_other
             answered = await normal.post(f"http://{host}:{port}/api/solve", json={"puzzle": STARTER}, timeout=30)
         return answered, await asyncio.gather(*slow), await silent
 
-    began = time.perf_counter()
-    answered, slow, silent = asyncio.run(main())
+    answered, slow, silent = asyncio.run(main())  # each client fails if still open 5 s past the deadline
     assert answered.json()["status"] == "solved"
-    assert time.perf_counter() - began < QUICK.header_timeout + 5
     assert all(said.startswith(b"HTTP/1.1 408 ") for said in slow), {said[:40] for said in slow}
     assert b"the request's headers did not arrive within 1 seconds" in slow[0] and silent == b""
 
@@ -740,7 +738,7 @@ def test_a_client_that_does_not_read_its_answers_is_dropped(quick_server):
         stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         stalled.connect((host, port))
         stalled.sendall(ask * 8)
-        time.sleep(QUICK.stall_timeout + 3)  # not reading
+        time.sleep(QUICK.stall_timeout + 6)  # not reading
         received, closed = 0, False
         stalled.settimeout(5)
         try:
@@ -790,6 +788,20 @@ def test_a_host_that_cannot_be_bound_is_one_line_and_exit_2(host, why):
     done = serve_command("--host", host, "--port", "8000")
     assert done.returncode == 2 and done.stderr.startswith(f"cpflow: cannot bind to host {host}: {why}")
     assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_port_that_needs_privileges_is_named_as_the_cause(monkeypatch):
+    import errno
+    import socket
+
+    from cpflow.web import server
+
+    def refuse(sock, address):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(socket.socket, "bind", refuse)
+    with pytest.raises(server.Unbindable, match="^cannot listen on port 80: Permission denied$"):
+        server.listen("127.0.0.1", 80)
 
 
 def test_serve_exits_2_on_bad_usage_and_without_the_web_extra(monkeypatch, capsys):

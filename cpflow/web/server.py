@@ -69,6 +69,8 @@ def listen(host: str, port: int) -> list[socket.socket]:
             sock.close()
         if error.errno == errno.EADDRINUSE:
             raise Unbindable(f"port {port} is in use") from None
+        if error.errno == errno.EACCES:  # a port below 1024 without the privilege
+            raise Unbindable(f"cannot listen on port {port}: {error.strerror}") from None
         raise Unbindable(f"cannot bind to host {host}: {error.strerror}") from None
     return sockets
 
