@@ -1,11 +1,13 @@
 """Load on `cpflow serve`: many clients at once posting the classic boards to /api/solve.
 
-python bench/serve.py [--requests 200] [--clients 20] [--workers N] [--queue N]
+python bench/serve.py [--requests 200] [--clients 20] [--workers N] [--queue N] [--slow N]
 
 Starts `cpflow serve` on a free port, fires the requests (the classic set's boards in
 turn) from that many concurrent clients, checks every answer (a solved board's paths pass
 cpflow's verifier, and every status is the one an in-process solve gives), and prints
-requests, answers, 503s, errors, throughput and latency percentiles.
+requests, answers, 503s, errors, throughput and latency percentiles. With `--slow N`, N
+more connections send a request's headers one byte a second all the while (slowloris),
+and a second table says how many the server dropped and how long it held them.
 """
 
 from __future__ import annotations
@@ -28,19 +30,20 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=None, help="the server's worker processes (default: cores)")
     parser.add_argument("--queue", type=int, default=None, help="the server's queue (default: its own)")
+    parser.add_argument("--slow", type=int, default=0, help="connections sending their headers a byte a second")
     args = parser.parse_args()
     boards = [(path.name, path.read_text()) for path in puzzles("zucker")]
     expected = expected_statuses(boards)
     port = free_port()
     server = start_server(port, args.workers, args.queue)
     try:
-        began = time.perf_counter()
-        results = asyncio.run(fire(f"http://127.0.0.1:{port}", boards, args.requests, args.clients))
-        wall = time.perf_counter() - began
+        results, wall, held = asyncio.run(load(port, boards, args))
     finally:
         server.terminate()
         server.wait(timeout=30)
     report(results, expected, wall, args)
+    if args.slow:
+        report_slow(held, args.slow)
 
 
 def expected_statuses(boards: list[tuple[str, str]]) -> dict[str, str]:
@@ -74,6 +77,64 @@ def start_server(port: int, workers: int | None, queue: int | None) -> subproces
             time.sleep(0.1)
     server.kill()
     sys.exit("cpflow serve did not start")
+
+
+async def load(port: int, boards, args) -> tuple[list[dict], float, list[float | None]]:
+    """The requests' results and wall time, and how long the server held each slow connection (None: to
+    the end), the slow ones opened first and kept dribbling for at least 15 s."""
+    stop = asyncio.Event()
+    slow = [asyncio.ensure_future(slow_client(port, stop)) for _ in range(args.slow)]
+    began = time.perf_counter()
+    results = await fire(f"http://127.0.0.1:{port}", boards, args.requests, args.clients)
+    wall = time.perf_counter() - began
+    if slow:
+        await asyncio.sleep(max(0.0, 15 - wall))
+    stop.set()
+    return results, wall, await asyncio.gather(*slow)
+
+
+async def slow_client(port: int, stop: asyncio.Event) -> float | None:
+    """A connection sending a request's headers one byte a second until `stop`: the seconds until the server
+    closed it, or None if it was still open."""
+    began = time.perf_counter()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return 0.0  # refused at once
+    headers = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: {'a' * 100}\r\n".encode()
+
+    async def dribble() -> None:
+        for byte in headers:
+            writer.write(bytes([byte]))
+            await asyncio.sleep(1)
+
+    dribbling = asyncio.ensure_future(dribble())
+    waiting = asyncio.ensure_future(stop.wait())
+    try:
+        while True:
+            reading = asyncio.ensure_future(reader.read(65536))
+            await asyncio.wait([reading, waiting], return_when=asyncio.FIRST_COMPLETED)
+            if not reading.done():
+                reading.cancel()
+                return None
+            try:
+                if not reading.result():
+                    return time.perf_counter() - began
+            except ConnectionError:
+                return time.perf_counter() - began
+    finally:
+        dribbling.cancel()
+        waiting.cancel()
+        writer.close()
+
+
+def report_slow(held: list[float | None], count: int) -> None:
+    dropped = [seconds for seconds in held if seconds is not None]
+    most = f"{max(dropped):.1f}" if dropped else "-"
+    print(f"\n{count} slow connections (headers at one byte a second)")
+    print("| slow connections | dropped by the server | still open at the end | held at most s |")
+    print("|---|---|---|---|")
+    print(f"| {count} | {len(dropped)} | {count - len(dropped)} | {most} |")
 
 
 async def fire(url: str, boards, requests: int, clients: int) -> list[dict]:

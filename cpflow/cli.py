@@ -451,16 +451,35 @@ def serve(
         int | None,
         typer.Option(metavar="N", help="Requests that may wait for a worker (default 32); more answer 503.", min=0),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME[:PORT]",
+            help="Also answer requests for this host name (a proxy's, a name in DNS); repeatable. "
+            "Others answer 421 (DNS rebinding).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web page (click a puzzle in, solve it, prove it unique, see it drawn) and its JSON API.
 
     The API's documentation is at /docs. Needs the web extra (pip install 'cpflow[web]').
-    Exit 0 when stopped with Ctrl-C, 1 when the address cannot be listened on, 2 on bad
-    usage or without the web extra.
+    Exit 0 when stopped with Ctrl-C; 2 on bad usage, an address that cannot be listened on
+    (a port in use, an unknown host) or without the web extra; 1 when the server fails
+    to start otherwise.
     """
+    from cpflow.web.hosts import read_host
+    from cpflow.web.limits import Limits
     from cpflow.web.server import serve as serving
 
-    raise typer.Exit(serving(host, port, workers, queue))
+    for name in allowed_host or ():
+        try:
+            read_host(name)
+        except ValueError as error:
+            print(f"cpflow serve: --allowed-host: {error}", file=sys.stderr)
+            raise typer.Exit(2) from None
+    defaults = Limits()
+    limits = Limits(workers=workers or defaults.workers, queue=defaults.queue if queue is None else queue)
+    raise typer.Exit(serving(host, port, limits, allowed_host or ()))
 
 
 @app.command("import")

@@ -13,6 +13,8 @@ import json
 import subprocess
 import sys
 import time
+from dataclasses import asdict
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -35,12 +37,13 @@ TWO_SOLUTIONS = "B..G\n.GB.\n.RR.\n....\n"
 UNSOLVABLE = (PUZZLES / "unsolvable_6x6.txt").read_text()
 LIMITS = Limits(workers=1, queue=2, max_count=50)
 CORPUS = sorted((ROOT / "tests" / "bad_inputs").iterdir())
+BOUND = "http://127.0.0.1:8000"  # the app answers the Host names of the address it is bound to (127.0.0.1:8000)
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(LIMITS)) as test_client:
+    with TestClient(create_app(LIMITS), base_url=BOUND) as test_client:
         yield test_client
 
 
@@ -276,7 +279,7 @@ def test_import_never_loads_opencv_in_the_server_process():
         "from cpflow.web.app import create_app\n"
         "from cpflow.web.limits import Limits\n"
         "if __name__ == '__main__':\n"
-        "    with TestClient(create_app(Limits(workers=1))) as client:\n"
+        "    with TestClient(create_app(Limits(workers=1)), base_url='http://127.0.0.1:8000') as client:\n"
         "        answer = client.post('/api/import', content=b'not a picture')\n"
         "    print(answer.status_code, 'cv2' in sys.modules)\n"
     )
@@ -380,7 +383,7 @@ def test_a_solve_past_its_time_limit_answers_unknown_in_time():
 
     if "ilp-cbc" not in available():
         pytest.skip("ilp-cbc is not installed")
-    with TestClient(create_app(Limits(workers=1, grace=0.5))) as quick:
+    with TestClient(create_app(Limits(workers=1, grace=0.5)), base_url=BOUND) as quick:
         began = time.perf_counter()
         big = (PUZZLES / "gen_30x30_01.txt").read_text()
         answer = quick.post("/api/solve", json={"puzzle": big, "engine": "ilp-cbc", "time_limit": 1})
@@ -506,21 +509,299 @@ def _ask(text: str) -> dict:
     return {"puzzle": text, "name": "puzzle", "input_format": "auto", "index": 1, "engine": "cpsat", "time_limit": 5}
 
 
+# ---- what a browser is allowed to do with the answers ----
+
+PAGES = ["/", "/page.js", "/page.css", "/docs", "/docs.js", "/openapi.json", "/static-offline-docs/swagger-ui.css"]
+
+
+def policy(answer) -> dict[str, str]:
+    """An answer's Content-Security-Policy, directive by directive."""
+    directives = (part.strip().split(" ", 1) for part in answer.headers["content-security-policy"].split(";"))
+    return {name: value for name, value in directives}
+
+
+@pytest.mark.parametrize("path", PAGES + ["/nowhere.js"])
+def test_every_page_carries_the_security_headers(client, path):
+    assert_secured(client.get(path))
+
+
+def test_every_api_answer_carries_the_security_headers_errors_too(client):
+    for answer in [
+        client.post("/api/solve", json={"puzzle": STARTER}),
+        client.post("/api/solve", json={"puzzle": "R.\n"}),  # 400
+        client.post("/api/solve", json={"puzzle": "." * (LIMITS.max_bytes + 1)}),  # 413
+        client.post("/api/solve", json={}),  # 422
+        client.post("/api/solve", json={"puzzle": STARTER}, headers={"host": "evil.example:8000"}),  # 421
+        client.post("/api/render", json={"puzzle": STARTER}),  # an SVG
+    ]:
+        assert_secured(answer)
+
+
+def assert_secured(answer) -> None:
+    rules = policy(answer)
+    assert rules["default-src"] == "'none'" and rules["script-src"] == "'self'" and rules["style-src"] == "'self'"
+    assert rules["frame-ancestors"] == "'none'" and "unsafe" not in answer.headers["content-security-policy"]
+    assert answer.headers["x-frame-options"] == "DENY" and answer.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/", "/docs"])
+def test_the_pages_have_no_inline_script_style_or_handler(client, path):
+    """The policy allows only the server's own files, so the pages must not need more."""
+    import re
+
+    html = client.get(path).text
+    scripts = re.findall(r"<script([^>]*)>", html)
+    assert all("src=" in attributes or 'type="application/json"' in attributes for attributes in scripts)
+    assert not re.search(r"<style|\sstyle=|\son[a-z]+=", html)
+
+
+# ---- the Host a request names (DNS rebinding) ----
+
+
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000", "LOCALHOST.:8000", "127.0.0.2:8000"]
+)
+def test_requests_for_the_loopback_names_are_answered(client, host):
+    assert client.post("/api/solve", json={"puzzle": STARTER}, headers={"host": host}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["rebind.example:8000", "rebind.example", "localhost.rebind.example:8000", "localhost:8001", "localhost",
+     "127.0.0.1", "10.0.0.1:8000", "[::2]:8000", "a b:8000", ""],
+)  # fmt: skip
+def test_a_request_for_another_host_is_refused_with_421_in_one_line(client, host):
+    answer = client.post("/api/solve", json={"puzzle": STARTER}, headers={"host": host})
+    assert answer.status_code == 421 and answer.json()["error"].startswith("cpflow: ")
+    if host:
+        assert f"does not answer requests for {host}" in answer.json()["error"] and "--allowed-host" in answer.text
+
+
+def test_allowed_hosts_are_answered_on_any_port_or_on_the_one_named():
+    from cpflow.web.hosts import Hosts
+
+    hosts = Hosts.bound("127.0.0.1", 8000, allowed=["flow.example.org", "Proxy.Example:443"])
+    assert (
+        hosts.allows("flow.example.org:8000") and hosts.allows("flow.example.org") and hosts.allows("proxy.example:443")
+    )
+    assert not hosts.allows("proxy.example:8000") and not hosts.allows("rebind.example:8000")
+
+
+def test_bound_to_every_interface_any_address_and_this_machines_names_are_answered():
+    import socket
+
+    from cpflow.web.hosts import Hosts
+
+    hosts = Hosts.bound("0.0.0.0", 8000)
+    for host in ["192.168.1.20:8000", "[fe80::1]:8000", "localhost:8000", f"{socket.gethostname()}:8000"]:
+        assert hosts.allows(host), host
+    assert not hosts.allows("rebind.example:8000") and not hosts.allows("192.168.1.20:8001")
+    named = Hosts.bound("192.168.1.20", 80)
+    assert named.allows("192.168.1.20") and not named.allows("127.0.0.1") and not named.allows("localhost")
+
+
+@pytest.mark.parametrize("value", ["a b", "flow.example:0", "flow.example:http", "::1", "[::1", "/x"])
+def test_a_bad_allowed_host_is_one_line_and_exit_2(value):
+    done = runner.invoke(cli, ["serve", "--allowed-host", value])
+    assert done.exit_code == 2 and done.stderr.startswith(f"cpflow serve: --allowed-host: {value!r} is not a host")
+    assert done.stderr.count("\n") == 1
+
+
+# ---- clients that stall: against a real server with short deadlines ----
+
+QUICK = Limits(workers=1, header_timeout=1, body_timeout=2, stall_timeout=2, idle_timeout=1)
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory):
+    """`cpflow serve`'s server on a free port, with QUICK's deadlines and one --allowed-host; its address."""
+    import socket
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code = (
+        "import sys\nfrom cpflow.web.server import serve\nfrom cpflow.web.limits import Limits\n"
+        f"sys.exit(serve('127.0.0.1', {port}, Limits(**{asdict(QUICK)!r}), ['flow.example']))\n"
+    )
+    log = tmp_path_factory.mktemp("quick") / "serve.log"
+    with log.open("w") as err:
+        server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        for _ in range(300):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/")
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            pytest.fail(f"the server did not start: {log.read_text()}")
+        yield ("127.0.0.1", port)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+async def _closed_within(reader, seconds: float) -> bytes:
+    """What the server sent before closing the connection (TimeoutError if it is still open after `seconds`)."""
+    said = b""
+    async with asyncio.timeout(seconds):
+        while True:
+            try:
+                chunk = await reader.read(65536)
+            except ConnectionError:
+                return said
+            if not chunk:
+                return said
+            said += chunk
+
+
+@pytest.mark.timeout(60)
+def test_clients_that_send_their_headers_slowly_or_nothing_are_dropped_and_others_answered(quick_server):
+    """100 clients dribbling a request's headers a byte at a time, and one sending nothing: each is closed
+    within the header deadline (with 408 when it sent something), while a normal request is answered."""
+    import httpx
+
+    host, port = quick_server
+    request = f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nX-Slow: {'a' * 60}\r\n\r\n".encode()
+
+    async def slow_client() -> bytes:
+        reader, writer = await asyncio.open_connection(host, port)
+
+        async def dribble():
+            for byte in request[:-2]:  # never the blank line that ends the headers
+                writer.write(bytes([byte]))
+                await asyncio.sleep(0.1)
+
+        dribbling = asyncio.ensure_future(dribble())
+        try:
+            return await _closed_within(reader, QUICK.header_timeout + 5)
+        finally:
+            dribbling.cancel()
+            writer.close()
+
+    async def silent_client() -> bytes:
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            return await _closed_within(reader, QUICK.header_timeout + 5)
+        finally:
+            writer.close()
+
+    async def main():
+        slow = [asyncio.ensure_future(slow_client()) for _ in range(100)]
+        silent = asyncio.ensure_future(silent_client())
+        await asyncio.sleep(0.3)
+        async with httpx.AsyncClient() as normal:
+            answered = await normal.post(f"http://{host}:{port}/api/solve", json={"puzzle": STARTER}, timeout=30)
+        return answered, await asyncio.gather(*slow), await silent
+
+    answered, slow, silent = asyncio.run(main())  # each client fails if still open 5 s past the deadline
+    assert answered.json()["status"] == "solved"
+    assert all(said.startswith(b"HTTP/1.1 408 ") for said in slow), {said[:40] for said in slow}
+    assert b"the request's headers did not arrive within 1 seconds" in slow[0] and silent == b""
+
+
+@pytest.mark.timeout(60)
+def test_a_body_that_does_not_arrive_in_time_answers_408_and_closes(quick_server):
+    host, port = quick_server
+    head = f"POST /api/solve HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+    head += "Content-Length: 1000\r\n\r\n"
+
+    async def main():
+        reader, writer = await asyncio.open_connection(host, port)
+        writer.write(head.encode() + b'{"puzzle": "')
+        try:
+            return await _closed_within(reader, QUICK.body_timeout + 5)
+        finally:
+            writer.close()
+
+    said = asyncio.run(main())
+    status, _, body = said.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 408 ") and b"connection: close" in status.lower()
+    assert json.loads(body) == {"error": "cpflow: the request's body did not arrive within 2 seconds"}
+
+
+@pytest.mark.timeout(60)
+def test_a_client_that_does_not_read_its_answers_is_dropped(quick_server):
+    """Eight requests for Swagger UI's script (1.5 MB) at once, nothing read: once the socket's buffers are
+    full the server waits for the client, and drops it after the stall deadline."""
+    import socket
+
+    import fastapi_offline
+
+    host, port = quick_server
+    ask = f"GET /static-offline-docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+    size = (Path(fastapi_offline.__file__).parent / "static" / "swagger-ui-bundle.js").stat().st_size
+    with socket.socket() as stalled:
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.connect((host, port))
+        stalled.sendall(ask * 8)
+        time.sleep(QUICK.stall_timeout + 6)  # not reading
+        received, closed = 0, False
+        stalled.settimeout(5)
+        try:
+            while chunk := stalled.recv(1 << 20):
+                received += len(chunk)
+            closed = True
+        except ConnectionResetError:
+            closed = True
+        except TimeoutError:
+            pass
+    assert closed and 0 < received < 7 * size, received  # not all eight answers: cut off
+
+
+def test_a_real_server_answers_its_allowed_host_and_refuses_others(quick_server):
+    import httpx
+
+    host, port = quick_server
+    url = f"http://{host}:{port}/api/read"
+    assert httpx.post(url, json={"puzzle": STARTER}, headers={"host": f"flow.example:{port}"}).status_code == 200
+    refused = httpx.post(url, json={"puzzle": STARTER}, headers={"host": f"rebind.example:{port}"})
+    assert refused.status_code == 421 and "--allowed-host rebind.example" in refused.json()["error"]
+
+
 # ---- `cpflow serve`'s exit codes ----
 
 
-def test_serve_exits_1_when_the_port_is_taken():
+def serve_command(*options: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "cpflow", "serve", "--workers", "1", *options]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def test_a_port_in_use_is_one_line_and_exit_2():
     import socket
-    import subprocess
-    import sys
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        command = [sys.executable, "-m", "cpflow", "serve", "--port", str(port), "--workers", "1"]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1 and "address already in use" in done.stderr
+        done = serve_command("--port", str(port))
+    assert (done.returncode, done.stderr) == (2, f"cpflow: port {port} is in use\n")
+
+
+@pytest.mark.parametrize(
+    ("host", "why"), [("nosuch.invalid", ""), ("192.0.2.1", "Cannot assign requested address"), ("::g", "")]
+)
+def test_a_host_that_cannot_be_bound_is_one_line_and_exit_2(host, why):
+    done = serve_command("--host", host, "--port", "8000")
+    assert done.returncode == 2 and done.stderr.startswith(f"cpflow: cannot bind to host {host}: {why}")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_port_that_needs_privileges_is_named_as_the_cause(monkeypatch):
+    import errno
+    import socket
+
+    from cpflow.web import server
+
+    def refuse(sock, address):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(socket.socket, "bind", refuse)
+    with pytest.raises(server.Unbindable, match="^cannot listen on port 80: Permission denied$"):
+        server.listen("127.0.0.1", 80)
 
 
 def test_serve_exits_2_on_bad_usage_and_without_the_web_extra(monkeypatch, capsys):

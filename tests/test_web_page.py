@@ -3,7 +3,9 @@
 A player clicks a 5x5 puzzle in and solves it (the drawing checked by its SVG elements
 and by a screenshot's pixels at cell centres), asks whether a pasted puzzle is unique,
 uploads a bad file, follows a link, uses the keyboard, edits variant boards, and
-imports a screenshot of the game (chosen or dropped) to check and solve.
+imports a screenshot of the game (chosen or dropped) to check and solve. Every test
+runs under the server's Content-Security-Policy and fails on a violation of it; the
+browser resolves two names to 127.0.0.1, one allowed (`--allowed-host`), one a rebinding.
 
 Chromium is Debian's `chromium` package (Playwright's own browser download is not
 needed): without it these tests skip, saying how to install it.
@@ -56,6 +58,7 @@ def server():
 
     port = free_port()
     command = [sys.executable, "-m", "cpflow", "serve", "--port", str(port), "--workers", "1"]
+    command += ["--allowed-host", "flow.example"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}/"
     for _ in range(300):
@@ -72,25 +75,41 @@ def server():
     process.wait(timeout=20)
 
 
+# flow.example is the server's --allowed-host; rebind.example is a page's name pointed at 127.0.0.1 (DNS rebinding).
+NAMES = "MAP flow.example 127.0.0.1, MAP rebind.example 127.0.0.1"
+
+
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=[f"--host-resolver-rules={NAMES}"])
         yield chromium
         chromium.close()
 
 
-@pytest.fixture
-def page(browser, server):
+def open_page(browser, url: str):
+    """A fresh tab at `url`, once the page is ready, and the errors it logs (scripts' and the console's)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     tab = context.new_page()
-    problems = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    tab.goto(server)
+    errors = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.goto(url)
+    return tab, errors
+
+
+def violations_of_the_policy(errors: list[str]) -> list[str]:
+    return [error for error in errors if "Content Security Policy" in error]
+
+
+@pytest.fixture
+def page(browser, server):
+    tab, errors = open_page(browser, server)
     tab.wait_for_selector("body[data-ready]")
     yield tab
-    context.close()
-    assert problems == [], problems
+    tab.context.close()
+    scripts = [error for error in errors if not error.startswith("Failed to load resource")]  # the 4xx of bad input
+    assert scripts == [] and violations_of_the_policy(errors) == [], errors
 
 
 def click_cell(page, cell) -> None:
@@ -137,7 +156,7 @@ def test_a_not_unique_puzzle_shows_both_solutions(page):
     page.click("#load summary")
     page.fill("#text", TWO_SOLUTIONS)
     page.click("#read")
-    page.wait_for_function("document.querySelectorAll('#editor .e-dot').length === 6")
+    page.wait_for_function("() => document.querySelectorAll('#editor .e-dot').length === 6")
     page.click("#unique")
     page.wait_for_selector("#result svg")
     assert page.inner_text("#status").startswith("Not unique: two solutions")
@@ -164,7 +183,7 @@ def test_a_bad_file_shows_the_cli_message_and_the_page_goes_on(page, name, monke
     assert page.inner_text("#error") == expected
     page.fill("#text", (PUZZLES / "starter_5x5.txt").read_text())
     page.click("#read")
-    page.wait_for_function("document.querySelectorAll('#editor .e-dot').length === 12")
+    page.wait_for_function("() => document.querySelectorAll('#editor .e-dot').length === 12")
     page.click("#solve")
     page.wait_for_selector("#result svg")
     assert page.inner_text("#status").startswith("Solved") and page.is_hidden("#error")
@@ -357,3 +376,126 @@ def test_the_import_control_is_reached_with_the_keyboard(page):
     page.focus("#new")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "shot"
+
+
+# ---- under the server's security headers ----
+
+
+def test_an_injected_inline_handler_is_blocked_by_the_policy(browser, server):
+    """Were a drawing to carry markup of another's making, its inline script would not run."""
+    tab, errors = open_page(browser, server)
+    tab.wait_for_selector("body[data-ready]")
+    tab.evaluate("""document.getElementById("result").innerHTML = '<img src="data:," onerror="window.injected = 1">'""")
+    for _ in range(20):
+        if violations_of_the_policy(errors):
+            break
+        tab.wait_for_timeout(100)
+    assert tab.evaluate("window.injected") is None
+    assert any("script-src" in error for error in violations_of_the_policy(errors)), errors
+    tab.context.close()
+
+
+def test_a_whole_session_logs_no_error_and_no_violation(browser, server, screenshot):
+    path, puzzle = screenshot
+    tab, errors = open_page(browser, server)
+    tab.wait_for_selector("body[data-ready]")
+    tab.set_input_files("#shot", path)  # the screenshot is shown from a blob: address
+    tab.wait_for_selector("#status:has-text('Imported')")
+    tab.wait_for_function("() => document.getElementById('shot-image').complete")
+    tab.click("#solve")
+    tab.wait_for_selector("#status:has-text('Solved')")
+    tab.click("#unique")
+    tab.wait_for_selector("#result[data-kind=unique]")
+    with tab.expect_download():
+        tab.click("#get-png")
+    assert tab.evaluate("document.getElementById('shot-image').naturalWidth") == 1080
+    tab.context.close()
+    assert errors == []
+
+
+def test_the_api_documentation_renders_under_the_policy(browser, server):
+    tab, errors = open_page(browser, server + "docs")
+    tab.wait_for_selector("#swagger-ui .opblock-summary-path")
+    paths = tab.locator("#swagger-ui .opblock-summary-path").all_inner_texts()
+    assert {"/api/solve", "/api/unique", "/api/count", "/api/import"} <= set(paths)
+    tab.click("#operations-default-solve_api_solve_post .opblock-summary")  # one endpoint unfolded, its example
+    tab.wait_for_selector("#operations-default-solve_api_solve_post .opblock-body")
+    tab.context.close()
+    assert errors == []
+
+
+# ---- the Host a page is reached by (DNS rebinding) ----
+
+
+def test_a_rebinding_name_gets_421_and_an_allowed_name_the_page(browser, server):
+    port = server.rsplit(":", 1)[1].strip("/")
+    tab, _ = open_page(browser, f"http://rebind.example:{port}/")
+    assert "does not answer requests for rebind.example" in tab.inner_text("body")
+    assert tab.evaluate("fetch('api/read', {method: 'POST'}).then((answer) => answer.status)") == 421
+    tab.context.close()
+    tab, errors = open_page(browser, f"http://flow.example:{port}/")
+    tab.wait_for_selector("body[data-ready]")
+    for a, b in STARTER_PAIRS:
+        click_cell(tab, a)
+        click_cell(tab, b)
+    tab.click("#solve")
+    tab.wait_for_selector("#status:has-text('Solved')")
+    tab.context.close()
+    assert errors == []
+
+
+# ---- the status line, and the names of downloads ----
+
+
+def test_an_error_replaces_the_status_line_and_the_next_action_the_error(page):
+    page.click("#load summary")
+    page.fill("#text", (PUZZLES / "starter_5x5.txt").read_text())
+    page.click("#read")
+    page.click("#solve")
+    page.wait_for_selector("#status:has-text('Solved')")
+    page.fill("#text", "")
+    page.click("#read")  # an error: nothing to load
+    assert page.is_visible("#error") and page.inner_text("#status") == ""  # not "Solved" any more
+    page.fill("#width", "80")
+    page.fill("#height", "80")
+    page.click("#generate")  # another error
+    assert "2500 cells at most" in page.inner_text("#error") and page.inner_text("#status") == ""
+    with page.expect_download():
+        page.click("#get-puzzle")  # an action that works: its line replaces the error
+    assert page.is_hidden("#error") and page.inner_text("#status") == "Saved puzzle.txt"
+    page.check("input[value=hole]")
+    click_cell(page, (4, 4))
+    page.check("input[value=bridge]")
+    click_cell(page, (4, 4))  # a tool's error
+    assert page.inner_text("#error").startswith("A hole cannot be a bridge") and page.inner_text("#status") == ""
+    page.click("#solve")
+    page.wait_for_function("() => document.getElementById('status').textContent.includes(' s (')")  # an answer
+    assert page.is_hidden("#error")
+
+
+def test_downloads_are_named_after_the_file_or_screenshot_loaded(page, screenshot, tmp_path):
+    path, _ = screenshot
+    page.set_input_files("#shot", path)
+    page.wait_for_selector("#status:has-text('Imported starter_7x7.jpg')")
+    assert downloaded(page, "puzzle", "svg") == ["starter_7x7.txt", "starter_7x7.svg"]
+    page.click("#solve")
+    page.wait_for_selector("#status:has-text('Solved')")
+    assert downloaded(page, "puzzle", "solution", "svg", "png") == [
+        "starter_7x7.txt", "starter_7x7.solution.txt", "starter_7x7.solution.svg", "starter_7x7.solution.png"
+    ]  # fmt: skip
+    page.set_input_files("#file", PUZZLES / "holes_8x8_01.txt")
+    page.wait_for_selector("#status:has-text('Loaded holes_8x8_01.txt')")
+    assert downloaded(page, "puzzle") == ["holes_8x8_01.txt"]
+    page.click("#new")  # a board of one's own
+    click_cell(page, (0, 0))
+    click_cell(page, (1, 1))
+    assert downloaded(page, "puzzle") == ["puzzle.txt"]
+
+
+def downloaded(page, *buttons: str) -> list[str]:
+    names = []
+    for button in buttons:
+        with page.expect_download() as download:
+            page.click(f"#get-{button}")
+        names.append(download.value.suggested_filename)
+    return names

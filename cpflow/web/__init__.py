@@ -1,9 +1,14 @@
 """The web page and its JSON API (`cpflow serve`): FastAPI on uvicorn, imported only by `serve`.
 
-- limits: the caps a server puts on what it is asked (board size, request size, time, queue)
+- limits: the caps a server puts on what it is asked (board size, request size, time, queue,
+  how long a client may take to send a request or to read its answer)
 - tasks: the work one request asks for, done in a worker process by calling the library
 - jobs: the worker processes, the bounded queue (503 when full), time limits, cancelling
+- hosts: which `Host:` names the server answers (DNS rebinding)
+- guards: ASGI middleware: the Host check and the security headers on every answer; body caps and deadline
+- deadlines: uvicorn's h11 protocol with deadlines on a request's headers and on an unread answer
 - app: the FastAPI app: routes, request models, errors as `{"error": "<one line>"}`
-- server: `cpflow serve` itself: the app on uvicorn until Ctrl-C, and its exit code
-- page/: index.html, page.css, page.js, served as they are (no build step, no CDN)
+- server: `cpflow serve` itself: binds the address, runs the app on uvicorn until Ctrl-C, its exit code
+- page/: index.html, page.css, page.js, and docs.html, docs.js (the API's documentation page),
+  served as they are (no build step, no CDN, no inline script)
 """

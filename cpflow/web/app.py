@@ -3,8 +3,11 @@
 Every route checks the request's shape (pydantic), hands the work to a worker process
 (`jobs`) and answers with what the worker sends back. Errors answer
 `{"error": "<one line>"}`: 400 a bad puzzle or option (the CLI's message), 413 a board or
-request over the caps, 422 a malformed request, 503 a full queue. `/api/import` alone takes
-raw bytes (a screenshot), under its own cap; OpenCV is imported by its worker, never here.
+request over the caps, 408 a body too slow to arrive, 421 a Host that is not the server's,
+422 a malformed request, 503 a full queue. `/api/import` alone takes raw bytes (a
+screenshot), under its own cap; OpenCV is imported by its worker, never here. Every answer
+carries the security headers (`guards`); the API's documentation page is Swagger UI from
+the `fastapi-offline` package's files, started by a script of ours (no inline script).
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ from typing import Literal
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi_offline import FastAPIOffline
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from cpflow.web import tasks
+from cpflow.web.guards import BodyGuard, Gate
+from cpflow.web.hosts import Hosts
 from cpflow.web.jobs import Busy, Died, Gone, Jobs, Overdue
 from cpflow.web.limits import Limits
 
@@ -40,8 +45,9 @@ SOLVED = {
 }
 DESCRIPTION = """The page is at [/](/). Every answer is the JSON record of the matching `cpflow ... --format json`
 command; a puzzle is the text of a file in any format cpflow reads. Errors answer `{"error": "<one line>"}`:
-400 a bad puzzle or option (the line `cpflow` prints), 413 a board or request over the server's caps, 422 a
-malformed request, 503 a full queue (retry). A time-out is not an error: the status or verdict is `unknown`.
+400 a bad puzzle or option (the line `cpflow` prints), 408 a body too slow to arrive, 413 a board or request
+over the server's caps, 421 a Host that is not this server's (start it with `--allowed-host`), 422 a malformed
+request, 503 a full queue (retry). A time-out is not an error: the status or verdict is `unknown`.
 `/api/import` takes a screenshot's bytes as the body instead (PNG, JPEG, GIF, ...) and answers as `/api/read` does."""
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/octet-stream")
 IMPORTED = {
@@ -100,8 +106,21 @@ class GenerateAsk(BaseModel):
     draw: bool = Field(False, description="Also answer `svg`, the puzzle drawn.")
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The app: the page at /, the API under /api, its documentation at /docs."""
+class App(FastAPI):
+    """FastAPI with the `Gate` around everything, so that even the 500 of an unexpected error carries
+    the security headers."""
+
+    def __init__(self, hosts: Hosts, **options):
+        super().__init__(**options)
+        self.hosts = hosts
+
+    def build_middleware_stack(self):
+        return Gate(super().build_middleware_stack(), self.hosts)
+
+
+def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> FastAPI:
+    """The app: the page at /, the API under /api, its documentation at /docs. It answers the Host names
+    of `hosts` (by default those of 127.0.0.1:8000)."""
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -114,14 +133,19 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         finally:
             jobs.stop()
 
-    app = FastAPIOffline(
+    app = App(
+        hosts or Hosts.bound("127.0.0.1", 8000),
         title="cpflow",
         summary="Solve, prove unique, count, generate and draw Flow Free / Numberlink puzzles.",
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # ours, below: FastAPI's starts Swagger UI with an inline script, and from a CDN
+        redoc_url=None,
     )
     app.state.limits = limits
-    app.add_middleware(BodyLimit, most=limits.max_bytes, larger={"/api/import": limits.max_image_bytes})
+    app.mount(SWAGGER, StaticFiles(packages=[("fastapi_offline", "static")]), name="swagger-ui")
+    larger = {"/api/import": limits.max_image_bytes}
+    app.add_middleware(BodyGuard, most=limits.max_bytes, seconds=limits.body_timeout, larger=larger)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _http_error)
     _page_routes(app)
@@ -183,9 +207,12 @@ class ScreenshotAsk(BaseModel):
 
 
 BINARY = {"type": "string", "format": "binary"}
+SWAGGER = "/static-offline-docs"  # Swagger UI's files, from the fastapi-offline package (docs.html names them)
 ERRORS = {
     400: {"description": 'A bad puzzle or option: `{"error": "<the CLI\'s one-line message>"}`'},
+    408: {"description": "The request's body did not arrive in time"},
     413: {"description": "A board or request over the server's caps"},
+    421: {"description": "The request's Host is not this server's (a defence against DNS rebinding)"},
     422: {"description": "A malformed request, or no puzzle could be generated"},
     503: {"description": "The queue is full: try again shortly"},
 }
@@ -245,49 +272,24 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
     return JSONResponse({"error": str(error.detail)}, error.status_code, headers=getattr(error, "headers", None))
 
 
-class BodyLimit:
-    """Refuses a request body over `most` bytes (`larger[path]` for the paths named) with 413, before it is
-    read (or as soon as it passes)."""
-
-    def __init__(self, app, most: int, larger: dict[str, int] | None = None):
-        self.app, self.most, self.larger = app, most, larger or {}
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        most = self.larger.get(scope["path"], self.most)
-        length = dict(scope["headers"]).get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > most:
-            return await _error(413, _too_large(most))(scope, receive, send)
-        seen = 0
-
-        async def counted():
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > most:
-                raise HTTPException(413, _too_large(most))
-            return message
-
-        return await self.app(scope, counted, send)
-
-
-def _too_large(most: int) -> str:
-    return f"cpflow: the request is larger than this server's limit of {most} bytes"
-
-
 def _page_routes(app: FastAPI) -> None:
-    """The page: index.html with the palette and the server's limits filled in, its stylesheet and its script."""
+    """The page: index.html with the palette and the server's limits filled in, its stylesheet and its
+    script; the API's documentation page and the script that starts Swagger UI on it."""
     page = resources.files("cpflow.web") / "page"
     limits: Limits = app.state.limits
     config = {"palette": _palette(), "limits": asdict(limits)}
     html = (page / "index.html").read_text().replace("__CONFIG__", json.dumps(config).replace("</", "<\\/"))
-    files = {"page.css": "text/css", "page.js": "text/javascript"}
+    docs = (page / "docs.html").read_text()
+    files = {"page.css": "text/css", "page.js": "text/javascript", "docs.js": "text/javascript"}
     bodies = {name: (page / name).read_text() for name in files}
 
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
         return HTMLResponse(html)
+
+    @app.get("/docs", include_in_schema=False)
+    async def documentation() -> HTMLResponse:
+        return HTMLResponse(docs)
 
     @app.get("/{name}", include_in_schema=False)
     async def asset(name: str) -> Response:

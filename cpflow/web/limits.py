@@ -1,7 +1,9 @@
-"""What a server accepts: caps on board size, request size, time, counting and the queue.
+"""What a server accepts: caps on board size, request size, time, counting, the queue, and
+how long a client may take to send a request or to take its answer.
 
 The defaults keep one request within a few seconds and a few hundred MiB on a small
-machine; `cpflow serve` can change the worker and queue counts.
+machine, and drop a client that stalls (one byte a second holds nothing for long);
+`cpflow serve` can change the worker and queue counts.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ class Limits:
     max_count: int = 1_000  # solutions counted at most
     workers: int = max(1, os.cpu_count() or 1)  # worker processes
     queue: int = 32  # requests waiting for a worker beyond those running; more answer 503
+    header_timeout: float = 10.0  # seconds to send a request's line and headers, from connecting (or its first byte)
+    body_timeout: float = 60.0  # seconds for its body to arrive (16 MiB at 280 KB/s); 408 past it
+    stall_timeout: float = 60.0  # seconds an answer may wait for a client that does not read it
+    idle_timeout: float = 5.0  # seconds a kept-alive connection may wait for its next request
+    max_header_bytes: int = 16 * 1024  # a request's line and headers
 
     def size_problem(self, width: int, height: int) -> str | None:
         """Why a board of this size is refused, or None when it is accepted."""

@@ -5,6 +5,8 @@
 // the page's address after `#puzzle=`, and sent to the JSON API as it is. Cells are [row, col].
 // A screenshot of the game (chosen, or dropped on the editor's panel) is read by the server (`api/import`)
 // into the same board, shown beside the editor to be checked and fixed before solving.
+// One line tells the last action's outcome: the status (`say`) or an error (`showError`), each replacing the other.
+// Everything runs from this file: the server's Content-Security-Policy allows no inline script or style.
 "use strict";
 
 const CONFIG = JSON.parse(document.getElementById("config").textContent);
@@ -14,6 +16,7 @@ const HEX_R = 1 / Math.sqrt(3); // a hexagon one unit tall, as cpflow/board/geom
 const $ = (id) => document.getElementById(id);
 
 let board = emptyBoard(5, 5, "square");
+let named = "puzzle"; // what downloads are called: the file or screenshot the board was read from
 let cursor = [0, 0];
 let shown = { solutions: [], picture: false }; // the solutions on display, for the downloads
 let inFlight = null; // the request under way, aborted when another starts
@@ -380,7 +383,6 @@ function busy(on) {
 async function ask(kind) {
   const problem = problems();
   if (problem) return showError(problem);
-  clearError();
   const body = { puzzle: puzzleText(), name: "puzzle", ...options() };
   const doing = { solve: "Solving", unique: "Proving uniqueness", count: "Counting solutions" }[kind];
   say(`${doing}…`);
@@ -391,7 +393,6 @@ async function ask(kind) {
     const answer = await post(`api/${kind}`, body);
     if (answer) show(kind, answer, (performance.now() - began) / 1000);
   } catch (error) {
-    say("");
     showError(error.message);
   }
 }
@@ -430,7 +431,6 @@ function show(kind, answer, roundTrip) {
 }
 
 async function generate() {
-  clearError();
   const size = readSize();
   if (!size) return;
   say("Generating a puzzle with a proven unique solution…");
@@ -446,34 +446,32 @@ async function generate() {
   try {
     const answer = await post("api/generate", body);
     if (!answer) return;
-    loadBoard(answer.board);
+    loadBoard(answer.board, `generated_${answer.width}x${answer.height}_${answer.seed}`);
     $("result").innerHTML = answer.svg;
     say(`Generated a ${answer.width}x${answer.height} puzzle with ${answer.colours} colours, proven unique (seed ${answer.seed}) · ${seconds(answer.seconds)}. Solve it yourself, or press Solve.`, "ok");
   } catch (error) {
-    say("");
     showError(error.message);
   }
 }
 
 async function readText(text, name) {
-  clearError();
   if (!text.trim()) return showError("Paste a puzzle first (or upload a file).");
   const index = Math.max(1, parseInt($("index").value, 10) || 1);
   try {
     const answer = await post("api/read", { puzzle: text, name, index });
     if (!answer) return;
-    loadBoard(answer);
+    loadBoard(answer, ["pasted", "link"].includes(name) ? "puzzle" : name);
     say(`Loaded ${name}: ${answer.width}x${answer.height} ${answer.shape}, ${Object.keys(answer.endpoints).length} colours. Press Solve.`);
     return true;
   } catch (error) {
-    say("");
     showError(error.message);
   }
 }
 
-function loadBoard(answer, screenshot = null) {
+function loadBoard(answer, name, screenshot = null) {
   // A board the server read (a file, a screenshot, a generated puzzle) into the editor, replacing the last.
   board = fromRead(answer);
+  named = fileStem(name);
   syncSize();
   cursor = [0, 0];
   resetAnswer();
@@ -482,7 +480,6 @@ function loadBoard(answer, screenshot = null) {
 }
 
 async function importShot(file) {
-  clearError();
   if (file.size > CONFIG.limits.max_image_bytes) {
     return showError(`${file.name}: larger than this server's limit of ${CONFIG.limits.max_image_bytes} bytes for a screenshot.`);
   }
@@ -490,12 +487,11 @@ async function importShot(file) {
   try {
     const answer = await post(`api/import?name=${encodeURIComponent(file.name)}`, file);
     if (!answer) return;
-    loadBoard(answer, file);
+    loadBoard(answer, file.name, file);
     $("text").value = answer.text;
     const n = Object.keys(answer.endpoints).length;
     say(`Imported ${file.name}: ${answer.width}x${answer.height}, ${n} colours. Check it against the screenshot and fix what is wrong, then press Solve.`, "ok");
   } catch (error) {
-    say("");
     showError(error.message);
   }
 }
@@ -548,15 +544,21 @@ function dropFiles(panel) {
 async function download(kind) {
   const problem = problems();
   if (problem && kind !== "solution") return showError(problem);
-  if (kind === "puzzle") return save(new Blob([puzzleText()], { type: "text/plain" }), "puzzle.txt");
-  if (kind === "solution") return save(new Blob([shown.solutions[0]], { type: "text/plain" }), "puzzle.solution.txt");
+  if (kind === "puzzle") return save(new Blob([puzzleText()], { type: "text/plain" }), `${named}.txt`);
+  if (kind === "solution") return save(new Blob([shown.solutions[0]], { type: "text/plain" }), `${named}.solution.txt`);
   try {
     const body = { puzzle: puzzleText(), solutions: shown.solutions.slice(0, 2), picture: kind };
     const blob = await post("api/render", body, "blob");
-    if (blob) save(blob, shown.solutions.length ? `solution.${kind}` : `puzzle.${kind}`);
+    if (blob) save(blob, `${named}${shown.solutions.length ? ".solution" : ""}.${kind}`);
   } catch (error) {
     showError(error.message);
   }
+}
+
+function fileStem(name) {
+  // A file's name without its folder and extension, in characters any system takes ("puzzle" when none is left).
+  const stem = name.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "").replace(/[^\p{L}\p{N}_.-]+/gu, "_").slice(0, 100);
+  return stem.replace(/^[._]+/, "") || "puzzle";
 }
 
 function fileText(bytes) {
@@ -593,17 +595,23 @@ function save(blob, name) {
   document.body.appendChild(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000); // a slow disk may start writing late
+  say(`Saved ${name}`);
 }
 
 // ---- page state ----
 
 function say(text, tone = "") {
+  // The last action's outcome, in place of the line before it (an error's too).
+  clearError();
   $("status").textContent = text;
   $("status").className = tone;
 }
 
 function showError(message) {
+  // What went wrong, in place of the status line: it would tell of an earlier action.
+  $("status").textContent = "";
+  $("status").className = "";
   $("error").textContent = message;
   $("error").hidden = false;
 }
@@ -659,10 +667,10 @@ async function start() {
   $("limit").max = CONFIG.limits.max_count;
   $("board-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    clearError();
     const size = readSize();
     if (!size) return;
     board = emptyBoard(size.width, size.height, size.shape);
+    named = "puzzle";
     cursor = [0, 0];
     showShot(null);
     changed();
@@ -674,8 +682,8 @@ async function start() {
   $("generate").addEventListener("click", generate);
   $("clear").addEventListener("click", () => {
     board = emptyBoard(board.width, board.height, board.shape);
+    named = "puzzle";
     showShot(null);
-    clearError();
     changed();
     say("Cleared. Place endpoints, or Generate a puzzle.");
   });
