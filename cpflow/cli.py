@@ -311,6 +311,44 @@ def render(
 
 
 @app.command()
+def hint(
+    file: Annotated[str, typer.Argument(metavar="PUZZLE", help="The puzzle file; - for standard input.")],
+    play: Annotated[
+        str | None,
+        typer.Option(
+            "--play",
+            metavar="FILE|-",
+            help="The board as drawn so far: the puzzle's format with some cells coloured, or a JSON record's "
+            "paths; - for standard input. Without it, the bare puzzle.",
+        ),
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every step from the play to the end, then the steps per rule and the grade.")
+    ] = False,
+    format: OutputOption = OutputFormat.auto,
+    index: Annotated[
+        int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
+    ] = 1,
+    time_limit: TimeLimit = None,
+    input_format: InputOption = AUTO,
+    color: ColourOption = ColourMode.auto,
+) -> None:
+    """Show the next step of a play: the cells it colours, the rule that forces it, the cells that
+    force it, and why in one sentence.
+
+    A play no solution extends is a mistake: the fewest cells to take back, and why. Exit 0
+    for a step or a solved play, 1 for a mistake or a puzzle with no solution, 3 when the
+    time limit came first, 2 on bad input, 4 for a hint that fails its check (a bug).
+    """
+    from cpflow.hints import read_play, show_hints
+    from cpflow.reports import Looks
+
+    with failures():
+        board = read_play(file, index, input_format.value, play)
+        raise typer.Exit(show_hints(board, every, format.value, time_limit, Looks(color.value)))
+
+
+@app.command()
 def compare(
     files: Files,
     engines: Annotated[

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cpflow.board.formats import rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
+from cpflow.deduce.hints import Grade, Hint
 from cpflow.engines.result import SolveResult
 from cpflow.workflows.unique import Count, Uniqueness
 
@@ -55,3 +56,55 @@ def solution(puzzle: Puzzle, found: Solution) -> dict:
 def _where(source: str, index: int, puzzle: Puzzle) -> dict:
     """What every record starts with: where the puzzle is from, and its size."""
     return {"file": source, "index": index, "width": puzzle.width, "height": puzzle.height}
+
+
+def hinted(found: Hint) -> dict:
+    """A hint: its status, and for a step the rule, colour, cells, the cells that force it and
+    why; for a mistake the cells to take back; the play's rows (after the step)."""
+    record: dict = {"status": found.status}
+    if found.step:
+        step = found.step
+        record |= {
+            "rule": step.kind,
+            "colour": step.colour,
+            "cells": _cells(step.cells),
+            "because": _cells(step.because),
+        }
+        if step.kind != step.rule and step.kind in ("what if", "corner", "chamber", "reach"):
+            record["by"] = step.rule
+        if step.assumptions:
+            record["assumptions"] = [
+                {
+                    **({"toward": list(cell_of(a.toward))} if a.toward else {"colour": a.colour}),
+                    "chain": [[*cell_of(node), colour] for node, colour in a.chain],
+                    "contradiction": {"rule": a.conflict.rule, "cells": _cells(a.conflict.nodes)},
+                }
+                for a in step.assumptions
+            ]
+    if found.wrong:
+        record["cells"] = _cells(found.wrong)
+    return record | {"reason": found.reason, "play": play_rows(found.play)}
+
+
+def graded(found: Grade) -> dict:
+    """A chain's summary: steps of each kind, what ifs, guesses, and the grade."""
+    return {
+        "status": "summary",
+        "steps": found.steps,
+        "rules": found.kinds,
+        "what_ifs": found.kinds["what if"],
+        "guesses": found.kinds["guess"],
+        "grade": found.grade,
+    }
+
+
+def play_rows(play: Puzzle) -> list[str]:
+    """A play's rows as text: the board's, its coloured cells shown."""
+    drawn: dict = {}
+    for node, colour in play.hints.items():
+        drawn.setdefault(colour, []).append(node)
+    return rows(play, Solution({colour: tuple(nodes) for colour, nodes in drawn.items()}))
+
+
+def _cells(nodes) -> list[list[int]]:
+    return [list(cell) for cell in dict.fromkeys(cell_of(node) for node in nodes)]

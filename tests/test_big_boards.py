@@ -15,8 +15,8 @@ import pytest
 from conftest import PUZZLES
 from cpflow.board.formats import load, picture
 from cpflow.board.grid import Puzzle
+from cpflow.deduce.rules import dead_turns
 from cpflow.engines import registry
-from cpflow.engines.forced import dead_turns
 from cpflow.engines.result import Status
 from cpflow.workflows.unique import Verdict, count, uniqueness
 

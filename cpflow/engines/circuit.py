@@ -12,8 +12,8 @@ from ortools.sat.python import cp_model
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, tag
 from cpflow.board.paths import walk
+from cpflow.deduce.rules import Partial
 from cpflow.engines.deadline import NEVER, Deadline
-from cpflow.engines.forced import Partial
 from cpflow.engines.prune import domains, impossibility
 
 # Freeing the model and the search once they are stopped takes up to about this long per

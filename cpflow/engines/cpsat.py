@@ -23,9 +23,9 @@ from pathlib import Path
 
 from cpflow.board.errors import CpflowError
 from cpflow.board.grid import Puzzle, Solution
+from cpflow.deduce.rules import Partial
 from cpflow.engines import front
 from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
-from cpflow.engines.forced import Partial
 from cpflow.engines.result import SolveResult, Status
 
 FORMULATIONS = {"label": "cpflow.engines.label", "circuit": "cpflow.engines.circuit"}  # model -> module

@@ -108,6 +108,12 @@ def solve_model(
     return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
 
 
+def run(model: cp_model.CpModel, deadline: Deadline, params: dict) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
+    """CP-SAT on a model by the deadline, with these parameters: the solver (to read values) and its status."""
+    solver = _solver(deadline.left(), None, params)
+    return solver, _run(solver, model, deadline)
+
+
 def _ordered(model: cp_model.CpModel, v, k: int) -> cp_model.CpModel:
     """The model deciding in its k-th search order (`v.order(k)`; the first is its own): a copy for k > 0."""
     if k == 0:

@@ -1,6 +1,6 @@
 """The front end of the CP-SAT engine: forced moves and a short search before any model.
 
-`settle_first` answers a solve outright when the search (cpflow.engines.search) finishes
+`settle_first` answers a solve outright when the search (cpflow.deduce.search) finishes
 within its budget: a solution that is none of `exclude`, or a proof that there is none.
 Otherwise it hands over the settled start, whose fixed edges and colour domains make the
 model smaller. It imports no solver, so a board it answers never loads OR-Tools.
@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cpflow.board.grid import Puzzle, Solution, differ
+from cpflow.deduce.rules import Contradiction, Partial, applies
+from cpflow.deduce.search import Exhausted, solutions
 from cpflow.engines.deadline import Deadline
-from cpflow.engines.forced import Contradiction, Partial, applies
 from cpflow.engines.result import SolveResult, Status
-from cpflow.engines.search import Exhausted, solutions
 
 WORK = 200_000  # the search's budget, in branches x nodes (models/forced.md)
 SMALL = 500  # nodes: on bigger boards the search seldom ends within its budget, and CP-SAT does better

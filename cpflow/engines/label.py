@@ -15,8 +15,8 @@ from ortools.sat.python import cp_model
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import walk
+from cpflow.deduce.rules import Partial, applies, dead_turns
 from cpflow.engines.deadline import NEVER, Deadline
-from cpflow.engines.forced import Partial, applies, dead_turns
 from cpflow.engines.prune import domains, impossibility
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Mapping
 from itertools import pairwise
 
 from rich.text import Text
 
-from cpflow.board.grid import Cell, Colour, Puzzle, Solution, cell_of
+from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of
 from cpflow.pictures.palette import colours, hex_code
 
 # Pipe glyph for the set of directions (row step, col step) a cell connects to.
@@ -18,6 +18,10 @@ PIPES = {
     frozenset({(1, 0), (0, -1)}): "┐",
     frozenset({(-1, 0), (0, 1)}): "└",
     frozenset({(-1, 0), (0, -1)}): "┘",
+    frozenset({(-1, 0)}): "╵",  # the open end of a path drawn so far
+    frozenset({(1, 0)}): "╷",
+    frozenset({(0, -1)}): "╴",
+    frozenset({(0, 1)}): "╶",
 }
 
 
@@ -32,6 +36,8 @@ def terminal(
     highlight: Collection[Cell] = (),
     width: int | None = None,
     colour: bool = True,
+    play: Mapping[Node, Colour] | None = None,
+    marked: Collection[Cell] = (),
 ) -> Text:
     """The board drawn in colour: endpoints are dots, paths are box-drawing pipes on square
     boards (a bridge `┼`, a wall `┃` beside a cell or underlined below it, a warp a pipe
@@ -40,6 +46,9 @@ def terminal(
     Two characters a cell; one where that fits a terminal `width` characters wide and
     two would not; wider still, a line saying how to see the board. Without `colour`,
     an endpoint shows its colour's letter instead of a dot.
+
+    A `play` (a partly drawn board: nodes and their colours) is drawn instead of a
+    solution, neighbours of one colour joined; `marked` cells are underlined.
     """
     if width is not None and puzzle.width + 1 > width:
         return Text(
@@ -47,10 +56,11 @@ def terminal(
             "draw it with `cpflow render FILE --out board.svg`, or use --format text)\n"
         )
     compact = width is not None and 2 * puzzle.width + 1 > width
-    look = _looks(puzzle, solution, highlight)
+    colour_of = dict(play) if play is not None else solution.colour_of() if solution else {}
+    look = _looks(puzzle, colour_of, highlight, marked)
     if puzzle.shape == "hex":
-        return _hex(puzzle, solution, look)
-    links = _links(puzzle, solution)
+        return _hex(puzzle, colour_of, look)
+    links = _links(puzzle, _steps(puzzle, solution, play))
     endpoint = {cell_of(node): name for node, name in puzzle.endpoint_colour().items()}
     bridges, walls = set(puzzle.bridges()), puzzle.walls()
     wall_right = {a for a, b in walls if a[0] == b[0]}  # (a, b) in reading order: b is right of a, or below it
@@ -74,26 +84,42 @@ def terminal(
     return text
 
 
-def _looks(puzzle: Puzzle, solution: Solution | None, highlight: Collection[Cell]):
-    """The style of each cell: its colour (a bridge takes its across lane's), reversed if highlighted."""
+def _looks(
+    puzzle: Puzzle, colour_of: Mapping[Node, Colour], highlight: Collection[Cell], marked: Collection[Cell] = ()
+):
+    """The style of each cell: its colour (a bridge takes its across lane's), reversed if highlighted,
+    underlined if marked."""
     style = styles(puzzle)
-    colour_of = {cell_of(node): colour for node, colour in (solution.colour_of() if solution else {}).items()}
-    colour_of.update({cell_of(node): colour for node, colour in puzzle.endpoint_colour().items()})
-    return lambda cell: style.get(colour_of.get(cell), "dim") + (" reverse" if cell in highlight else "")
+    colours = {cell_of(node): colour for node, colour in colour_of.items()}
+    colours.update({cell_of(node): colour for node, colour in puzzle.endpoint_colour().items()})
+    return lambda cell: (
+        style.get(colours.get(cell), "dim")
+        + (" reverse" if cell in highlight else "")
+        + (" underline" if cell in marked else "")
+    )
 
 
-def _links(puzzle: Puzzle, solution: Solution | None) -> dict[Cell, set[tuple[int, int]]]:
+def _steps(
+    puzzle: Puzzle, solution: Solution | None, play: Mapping[Node, Colour] | None
+) -> Iterable[tuple[Node, Node]]:
+    """The steps drawn: a solution's, or between a play's neighbours of one colour."""
+    if play is not None:
+        colour_of = {**play, **puzzle.endpoint_colour()}
+        return [(a, b) for a in colour_of for b in puzzle.neighbours[a] if a < b and colour_of.get(b) == colour_of[a]]
+    return [step for path in solution.paths.values() for step in pairwise(path)] if solution else []
+
+
+def _links(puzzle: Puzzle, steps: Iterable[tuple[Node, Node]]) -> dict[Cell, set[tuple[int, int]]]:
     """For each cell on a path, the directions (row step, col step) to its neighbours on that path."""
     links: dict[Cell, set[tuple[int, int]]] = {}
-    for path in solution.paths.values() if solution else ():
-        for u, w in pairwise(path):
-            (r1, c1), (r2, c2) = cell_of(u), cell_of(w)
-            if puzzle.touches((r1, c1), (r2, c2)):
-                links.setdefault((r1, c1), set()).add((r2 - r1, c2 - c1))
-                links.setdefault((r2, c2), set()).add((r1 - r2, c1 - c2))
-            else:  # a warp leaves each cell by the edge away from the other
-                links.setdefault((r1, c1), set()).add(_off_edge((r1, c1), (r2, c2)))
-                links.setdefault((r2, c2), set()).add(_off_edge((r2, c2), (r1, c1)))
+    for u, w in steps:
+        (r1, c1), (r2, c2) = cell_of(u), cell_of(w)
+        if puzzle.touches((r1, c1), (r2, c2)):
+            links.setdefault((r1, c1), set()).add((r2 - r1, c2 - c1))
+            links.setdefault((r2, c2), set()).add((r1 - r2, c1 - c2))
+        else:  # a warp leaves each cell by the edge away from the other
+            links.setdefault((r1, c1), set()).add(_off_edge((r1, c1), (r2, c2)))
+            links.setdefault((r2, c2), set()).add(_off_edge((r2, c2), (r1, c1)))
     return links
 
 
@@ -105,10 +131,10 @@ def _off_edge(cell: Cell, other: Cell) -> tuple[int, int]:
     return (-1 if r2 > r1 else 1, 0)
 
 
-def _hex(puzzle: Puzzle, solution: Solution | None, look) -> Text:
+def _hex(puzzle: Puzzle, colour_of: Mapping[Node, Colour], look) -> Text:
     """A hexagonal board, two text lines per row: odd columns above, even columns (half a cell lower) below."""
     endpoint = {cell_of(node) for node in puzzle.endpoint_colour()}
-    covered = {cell_of(node) for node in (solution.colour_of() if solution else {})}
+    covered = {cell_of(node) for node in colour_of}
     text = Text()
     for row in puzzle.array():
         for parity in (1, 0):

@@ -20,10 +20,15 @@ A rule that finds no way on makes the partial solution `Contradiction`. Every ru
 in every solution, so what settles holds for all of them: a board settled whole is the
 only solution, and a contradiction at the start proves there is none. The rules assume
 Flow Free's rules (`puzzle.rules` default): `applies` says whether they do.
+
+For explaining (cpflow.deduce.steps), a partial solution can be limited to the simpler
+rules (`allow`: degree, colour and loop always, corner, chamber and reach by choice) and
+can keep a `log` of each node it colours with the rule that coloured it (`Cause`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
@@ -34,8 +39,28 @@ NONE = -1  # a node's colour before it is known
 Turn = tuple[Node, Node, Node]  # (p, a, b): a path through a, p, b, a < b; e.g. ((1, 1), (0, 1), (1, 2))
 
 
+CORNER, CHAMBER, REACH = 1, 2, 4  # the rules a partial solution may `allow` beyond degree, colour and loop
+ALL = CORNER | CHAMBER | REACH
+RULES = ("degree", "colour", "loop", "corner", "dead turn", "chamber", "reach")  # the rules' names
+
+
 class Contradiction(Exception):
-    """No solution extends this partial solution."""
+    """No solution extends this partial solution: `rule` found no way on at `nodes` (numbered)."""
+
+    def __init__(self, rule: str = "", nodes: tuple[int, ...] = (), colour: int = NONE):
+        super().__init__(rule)
+        self.rule, self.nodes, self.colour = rule, nodes, colour
+
+
+@dataclass(frozen=True)
+class Cause:
+    """Why nodes were coloured: the rule and the nodes it looked at (numbered), e.g. ("degree", (12,))."""
+
+    rule: str
+    nodes: tuple[int, ...]
+
+
+GIVEN = Cause("given", ())  # the endpoints and the player's cells
 
 
 def applies(puzzle: Puzzle) -> bool:
@@ -120,10 +145,13 @@ class Graph:
 class Partial:
     """A partial solution: edge states, node colours, chains; `queue` holds nodes to look at again."""
 
-    __slots__ = ("g", "state", "colour", "banned", "degree", "free", "other", "queue", "reach")
+    __slots__ = ("g", "state", "colour", "banned", "degree", "free", "other", "queue", "reach", "allow", "log", "why")
 
     def __init__(self, g: Graph, copy: Partial | None = None):
         self.g = g
+        self.allow = ALL if copy is None else copy.allow  # the rules beyond degree, colour and loop that apply
+        self.log: list[tuple[int, int, Cause]] | None = None  # when kept: (node, colour, cause) as nodes are coloured
+        self.why = GIVEN  # the rule acting now, for the log
         if copy is None:
             self.state = bytearray(len(g.ends))
             self.colour = [NONE] * len(g.nodes)
@@ -148,7 +176,7 @@ class Partial:
         i, j = self.g.ends[edge]
         a, b = self.other[i], self.other[j]
         if a == j:
-            raise Contradiction  # the chain would close into a loop
+            raise Contradiction("loop", (i, j))  # the chain would close into a loop
         self.state[edge] = IN
         degree, free, need = self.degree, self.free, self.g.need
         degree[i] += 1
@@ -156,21 +184,22 @@ class Partial:
         free[i] -= 1
         free[j] -= 1
         if degree[i] > need[i] or degree[j] > need[j]:
-            raise Contradiction
+            raise Contradiction("degree", (i, j))
         ci, cj = self.colour[i], self.colour[j]
         if ci != cj:
             if ci != NONE and cj != NONE:
-                raise Contradiction  # two colours on one path
+                raise Contradiction("colour", (i, j))  # two colours on one path
             if ci == NONE:
                 self.paint(i, cj)
             else:
                 self.paint(j, ci)
         self.other[a], self.other[b] = b, a
         self.queue += (i, j, a, b)
-        if degree[i] == 2:
-            self._corner(i)
-        if degree[j] == 2:
-            self._corner(j)
+        if self.allow & CORNER:
+            if degree[i] == 2:
+                self._corner(i)
+            if degree[j] == 2:
+                self._corner(j)
 
     def _corner(self, p: int) -> None:
         """A path turning at p through neighbours a and b: a node q beside both a and b would
@@ -180,7 +209,7 @@ class Partial:
             for j, edge in adjacent[q]:
                 if j == a or j == b:
                     if state[edge] == IN:
-                        raise Contradiction
+                        raise Contradiction("corner", (p, q))
                     if not state[edge]:
                         self.cut(edge)
             if self.colour[p] != NONE:
@@ -195,7 +224,7 @@ class Partial:
     def ban(self, node: int, c: int) -> None:
         """Node cannot take colour c."""
         if self.colour[node] == c:
-            raise Contradiction
+            raise Contradiction("corner", (node,), c)
         if not self.banned[node] >> c & 1:
             self.banned[node] |= 1 << c
             self.queue.append(node)
@@ -204,7 +233,7 @@ class Partial:
         """Leave an undecided edge off every path."""
         i, j = self.g.ends[edge]
         if self.colour[i] != NONE and self.colour[i] == self.colour[j]:
-            raise Contradiction  # neighbours of one colour must be consecutive
+            raise Contradiction("touch", (i, j), self.colour[i])  # neighbours of one colour must be consecutive
         self.state[edge] = OUT
         self.free[i] -= 1
         self.free[j] -= 1
@@ -215,22 +244,25 @@ class Partial:
         if self.colour[node] == c:
             return
         if self.colour[node] != NONE or self.banned[node] >> c & 1:
-            raise Contradiction
-        colour, state, adjacent, banned = self.colour, self.state, self.g.adjacent, self.banned
+            raise Contradiction(self.why.rule, (node,), c)
+        colour, state, adjacent, banned, log = self.colour, self.state, self.g.adjacent, self.banned, self.log
         stack = [node]
         colour[node] = c
+        corner = self.allow & CORNER
         while stack:
             i = stack.pop()
             self.queue.append(i)
-            if self.degree[i] == 2:
+            if log is not None:
+                log.append((i, c, self.why))
+            if corner and self.degree[i] == 2:
                 for q, _, _ in self._opposite(i):
                     self.ban(q, c)
             for j, edge in adjacent[i]:
                 if colour[j] == c and state[edge] == OUT:
-                    raise Contradiction  # touching itself
+                    raise Contradiction("touch", (i, j), c)  # touching itself
                 if state[edge] == IN and colour[j] == NONE:
                     if banned[j] >> c & 1:
-                        raise Contradiction
+                        raise Contradiction("corner", (j,), c)
                     colour[j] = c
                     stack.append(j)
 
@@ -243,19 +275,22 @@ class Partial:
         while True:
             deadline.check()
             self._local()
-            if not self._regions() and not (reach and self._reach(deadline)):
+            if not (self.allow & CHAMBER and self._regions()) and not (
+                reach and self.allow & REACH and self._reach(deadline)
+            ):
                 return
 
     def _local(self) -> None:
         """The degree, colour and loop rules, on queued nodes until the queue is empty."""
         queue, state, adjacent = self.queue, self.state, self.g.adjacent
         degree, free, need, colour, other = self.degree, self.free, self.g.need, self.colour, self.other
-        banned, no_turn = self.banned, self.g.no_turn
+        banned, no_turn, logging = self.banned, self.g.no_turn, self.log is not None
+        turns = self.allow & CORNER
         while queue:
             i = queue.pop()
             if not free[i]:
                 if degree[i] < need[i]:
-                    raise Contradiction
+                    raise Contradiction("degree", (i,), colour[i])
                 continue
             undecided = [(j, edge) for j, edge in adjacent[i] if not state[edge]]
             short = need[i] - degree[i]
@@ -263,15 +298,19 @@ class Partial:
                 for _, edge in undecided:
                     self.cut(edge)
             elif short > len(undecided):
-                raise Contradiction
+                raise Contradiction("degree", (i,), colour[i])
             elif short == len(undecided):
+                if logging:
+                    self.why = Cause("degree", (i,))
                 for _, edge in undecided:
                     if not state[edge]:
                         self.join(edge)
-            elif degree[i] == 1 and no_turn[i] and (dead := self._dead_edges(i)):
+            elif turns and degree[i] == 1 and no_turn[i] and (dead := self._dead_edges(i)):
                 for edge in dead:
                     self.cut(edge)  # the path cannot turn that way here
             else:
+                if logging:
+                    self.why = Cause("colour", (i,))
                 ci, end = colour[i], other[i] if degree[i] else -1
                 for j, edge in undecided:
                     if state[edge]:
@@ -317,9 +356,10 @@ class Partial:
                     elif degree[j] < need[j]:
                         border.add(cj)
             if not border:
-                raise Contradiction  # no path can reach these nodes
+                raise Contradiction("chamber", tuple(region))  # no path can reach these nodes
             if len(border) == 1:
                 c = border.pop()
+                self.why = Cause("chamber", tuple(region))
                 for i in region:
                     self.paint(i, c)
                 painted = True
@@ -348,7 +388,7 @@ class Partial:
                         seen.add(j)
                         stack.append(j)
             if b not in seen:
-                raise Contradiction  # the colour's endpoints cannot meet
+                raise Contradiction("reach", (a, b), c)  # the colour's endpoints cannot meet
             self.reach.append(seen)
             for i in seen:
                 if colour[i] == NONE:
@@ -358,8 +398,9 @@ class Partial:
         for i in range(len(g.nodes)):
             if colour[i] == NONE:
                 if not reached[i]:
-                    raise Contradiction
+                    raise Contradiction("reach", (i,))
                 if reached[i] == 1:
+                    self.why = Cause("reach", (i, *g.pairs[last[i]]))
                     self.paint(i, last[i])
                     painted = True
         return painted

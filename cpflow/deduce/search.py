@@ -1,6 +1,6 @@
 """Depth-first search over forced moves: the front end every CP-SAT solve starts with.
 
-`solutions(puzzle)` settles the board (cpflow.engines.forced), then branches on the first
+`solutions(puzzle)` settles the board (cpflow.deduce.rules), then branches on the first
 undecided edge in reading order along the board's diagonals (from the top left corner,
 as the Go search of thomasahle/numberlink does): the edge in, or out. The two branches
 share no solution, so the search counts exactly. Each branch settles again.
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cpflow.board.grid import Puzzle, Solution
+from cpflow.deduce.rules import Contradiction, Graph, Partial
 from cpflow.engines.deadline import NEVER, Deadline
-from cpflow.engines.forced import Contradiction, Graph, Partial
 
 
 class Exhausted(Exception):

@@ -1,0 +1,122 @@
+"""Hints for a play: the next step, checked; the cells to take back; the whole chain and its grade.
+
+A play is the puzzle with the cells the player has coloured (`puzzle.hints`). `hint`
+solves it once with the default engine, whose answer the verifier has passed: a
+solution the play extends. The next step (cpflow.deduce.steps) must agree with it, and
+the play with the step must still pass the verifier with that solution: a step that
+does not is a bug (InvalidSolution), like a wrong solution. A play no solution extends
+is a `mistake`: the fewest of the player's cells to take back (cpflow.engines.closest),
+checked the same way. `chain` gives every step from the play to the end, and `grade`
+sums them up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from cpflow.board.errors import CpflowError, InvalidSolution
+from cpflow.board.grid import Node, Puzzle, Solution
+from cpflow.board.verify import violations
+from cpflow.deduce import sentences
+from cpflow.deduce.rules import applies
+from cpflow.deduce.steps import KINDS, Step, conflict, next_step, with_step
+from cpflow.engines.result import Status
+
+STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
+GRADES = {  # the hardest kind of step a chain needs -> the puzzle's grade
+    "degree": "easy",
+    "corner": "medium",
+    "chamber": "medium",
+    "reach": "hard",
+    "what if": "expert",
+    "guess": "needs a guess",
+}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What to tell the player: `status` (step, mistake, solved, unsolvable, unknown), the play
+    (after the step, for a step), the step, the cells to take back (a mistake), and why."""
+
+    status: str
+    play: Puzzle
+    reason: str
+    step: Step | None = None
+    wrong: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A chain summed up: steps of each kind (KINDS order) and the grade of the hardest."""
+
+    kinds: dict[str, int]
+    grade: str
+
+    @property
+    def steps(self) -> int:
+        return sum(self.kinds.values())
+
+
+def hint(play: Puzzle, time_limit: float | None = None) -> Hint:
+    """The next step of the play, or why there is none."""
+    return next(chain(play, time_limit))
+
+
+def chain(play: Puzzle, time_limit: float | None = None) -> Iterator[Hint]:
+    """Every step from the play to the solution, one hint each; or the one hint that says why
+    there is no step (solved, a mistake, unsolvable, unknown)."""
+    if not applies(play):
+        raise CpflowError("hints follow Flow Free's rules: every cell covered, no path touching itself")
+    from cpflow.engines import registry
+
+    began = time.perf_counter()
+    found = registry.solve(play, time_limit=time_limit)
+    if found.status is Status.UNKNOWN:
+        yield Hint(UNKNOWN, play, "the time limit came before a solution was found")
+        return
+    if found.status is Status.UNSOLVABLE:
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - began))
+        yield _mistake(play, left)
+        return
+    known = found.solution
+    while (step := next_step(play, known)) is not None:
+        play = _checked(play, step, known)
+        yield Hint(STEP, play, sentences.step_sentence(play, step), step)
+    yield Hint(SOLVED, play, "every cell is coloured and every rule holds")
+
+
+def _checked(play: Puzzle, step: Step, known: Solution) -> Puzzle:
+    """The play after the step, which the known solution must still extend; else InvalidSolution."""
+    after = with_step(play, step)
+    wrong = violations(after, known)
+    if wrong:
+        raise InvalidSolution(f"hint ({step.kind})", wrong)
+    return after
+
+
+def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
+    """The fewest cells of the play to take back, checked; or the puzzle has no solution at all."""
+    from cpflow.engines.closest import closest
+
+    found = closest(play, play.hints, time_limit)
+    if found.status is Status.UNSOLVABLE:
+        return Hint(UNSOLVABLE, play, "the puzzle has no solution, whatever is drawn")
+    if found.status is Status.UNKNOWN:
+        return Hint(UNKNOWN, play, "the time limit came before the mistake was found")
+    kept = replace(play, hints={node: c for node, c in play.hints.items() if node not in found.changed})
+    wrong = violations(kept, found.solution)
+    if wrong or not found.changed:
+        raise InvalidSolution("hint (mistake)", wrong or ["no cell to take back, yet the play cannot be finished"])
+    reason = sentences.mistake_sentence(found.changed, conflict(play))
+    return Hint(MISTAKE, play, reason, wrong=found.changed)
+
+
+def grade(hints: Sequence[Hint]) -> Grade:
+    """Steps of each kind in a chain, and the grade its hardest step gives."""
+    counted = Counter(h.step.kind for h in hints if h.step)
+    kinds = {kind: counted[kind] for kind in KINDS}
+    hardest = max((KINDS.index(kind) for kind in counted), default=0)
+    return Grade(kinds, GRADES[KINDS[hardest]])

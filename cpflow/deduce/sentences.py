@@ -1,0 +1,121 @@
+"""Steps and contradictions in words a player understands: "B's only way out of r1c1 is down."
+
+Cells are written `r3c5` (row 3, column 5, counted from 1 at the top left), as Sudoku
+helpers write them; a bridge's lane is its cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cpflow.board.grid import Node, Puzzle, cell_of
+from cpflow.deduce.steps import Assumption, Conflict, Step
+
+DIRECTIONS = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
+SHOWN_IN_CHAIN = 4  # cells of a what-if's chain named in its sentence
+
+
+def at(node: Node) -> str:
+    """A node as a player reads it: r3c5 (from 1)."""
+    r, c = cell_of(node)
+    return f"r{r + 1}c{c + 1}"
+
+
+def cells(nodes: Sequence[Node]) -> str:
+    """Several cells: 'r1c1', 'r1c1 and r1c2', 'r1c1, r1c2 and r2c2'."""
+    names = [at(node) for node in nodes]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def way(puzzle: Puzzle, a: Node, b: Node) -> str:
+    """The way from a to b: up, down, left, right on a square board, else 'to r2c3'."""
+    (r1, c1), (r2, c2) = cell_of(a), cell_of(b)
+    if puzzle.shape == "square" and puzzle.touches((r1, c1), (r2, c2)):
+        return DIRECTIONS[(r2 - r1, c2 - c1)]
+    return f"to {at(b)}"
+
+
+def step_sentence(puzzle: Puzzle, step: Step) -> str:
+    """Why the step holds, in one or two sentences."""
+    if step.kind == "what if":
+        return _what_if(puzzle, step)
+    if step.kind == "guess":
+        return (
+            f"No rule decides the next cell on its own. Try {step.colour} at {at(step.cells[0])}: "
+            "it leads to the solution."
+        )
+    colour, first = step.colour, step.cells[0]
+    if step.rule == "degree":
+        said = _degree(puzzle, step)
+    elif step.rule == "chamber":
+        said = f"Only {colour} can get into the empty cells at {cells(step.cells)}, so {colour} fills them."
+    elif step.rule == "reach":
+        said = f"Only {colour} can still reach {at(first)}: every other colour is walled off from it."
+    else:
+        said = f"{colour} must take {cells(step.cells)}."
+    if step.kind == "corner":
+        said += " The other ways would make a path touch itself at a corner."
+    elif step.kind == "chamber" and step.rule != "chamber":
+        said += " The other ways would cut empty cells off from every colour."
+    elif step.kind == "reach" and step.rule != "reach":
+        said += " The other ways would cut a colour off from its other end."
+    return said
+
+
+def _degree(puzzle: Puzzle, step: Step) -> str:
+    """A node with just enough ways left: a path end's one way on, or a cell's two open sides."""
+    colour, origin = step.colour, step.origin
+    if origin is None:
+        return f"{colour} has only one way on: through {cells(step.cells)}."
+    if origin in step.cells:
+        return f"{at(origin)} has only two open sides, so the path through it is {colour}'s."
+    whose = "out of" if origin in puzzle.endpoint_colour() else "on from"
+    return f"{colour}'s only way {whose} {at(origin)} is {way(puzzle, origin, _next(puzzle, origin, step))}."
+
+
+def _what_if(puzzle: Puzzle, step: Step) -> str:
+    """Each alternative assumed, what it leads to, and so the step."""
+    origin = step.origin
+    if origin is not None:  # a path end's other ways
+        said = [
+            f"If {step.colour} went {way(puzzle, origin, a.toward)} from {at(origin)}, {_chain(a)}"
+            f"{contradiction(a.conflict)}."
+            for a in step.assumptions
+            if a.toward is not None
+        ]
+        return " ".join(said) + f" So {step.colour} goes {way(puzzle, origin, _next(puzzle, origin, step))}."
+    cell = at(step.cells[0])
+    said = [f"If {cell} were {a.colour}, {_chain(a)}{contradiction(a.conflict)}." for a in step.assumptions]
+    return " ".join(said) + f" So {cell} is {step.colour}."
+
+
+def _next(puzzle: Puzzle, origin: Node, step: Step) -> Node:
+    """The step's cell next to the node it was taken from."""
+    return next((node for node in step.cells if puzzle.are_neighbours(origin, node)), step.cells[0])
+
+
+def _chain(a: Assumption) -> str:
+    shown = [f"{at(node)} {colour}" for node, colour in a.chain[1 : 1 + SHOWN_IN_CHAIN]]
+    more = " ..." if len(a.chain) > 1 + SHOWN_IN_CHAIN else ""
+    return f"the rules colour {', '.join(shown)}{more}; then " if shown else ""
+
+
+def contradiction(a: Conflict) -> str:
+    """What went wrong when a colour was assumed, as the end of a sentence."""
+    where = cells(a.nodes) if a.nodes else "the board"
+    who = a.broken or "a path"
+    return {
+        "degree": f"{where} would be a dead end",
+        "loop": f"a path would close into a loop at {where}",
+        "colour": f"two colours would meet on one path at {where}",
+        "touch": f"{who} would touch itself at {where}",
+        "corner": f"{who} would touch itself at a corner near {where}",
+        "chamber": f"the empty cells at {where} would be cut off from every colour",
+        "reach": f"{who} could no longer reach its other end" if a.broken else f"no colour could reach {where}",
+    }.get(a.rule, f"the rules meet a contradiction at {where}")
+
+
+def mistake_sentence(wrong: Sequence[Node], met: Conflict | None) -> str:
+    """Why a play cannot be finished, and what to take back."""
+    why = f"As drawn, {contradiction(met)}" if met else "No solution keeps every cell as drawn"
+    return f"{why}. Take back {cells(wrong)} and the board can be finished."

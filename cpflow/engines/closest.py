@@ -1,0 +1,60 @@
+"""The solution closest to a play: the fewest of the player's cells changed (for `cpflow hint`).
+
+A play that no solution extends is a mistake; the cells to take back are those this
+solution colours otherwise. The label model (models/label.md) of the bare puzzle,
+built without the play, is asked to maximise the play's cells that keep their colour.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from cpflow.board.grid import Colour, Node, Puzzle, Solution
+from cpflow.engines.deadline import Deadline, OutOfTime
+from cpflow.engines.result import Status
+
+
+@dataclass(frozen=True)
+class Closest:
+    """A solution and the play's cells it colours otherwise; `optimal` when proven fewest.
+    No solution (`status` unsolvable or unknown) when the bare puzzle has none or time ran out."""
+
+    status: Status
+    solution: Solution | None
+    changed: tuple[Node, ...]
+    optimal: bool
+
+
+def closest(puzzle: Puzzle, play: Mapping[Node, Colour], time_limit: float | None = None) -> Closest:
+    """The solution of `puzzle` (its own hints ignored) that changes the fewest cells of `play`."""
+    from ortools.sat.python import cp_model
+
+    from cpflow.engines import label
+    from cpflow.engines.cpsat_solver import PARAMS, run
+
+    began = time.perf_counter()
+    deadline = Deadline(time_limit, began)
+    bare = replace(puzzle, hints={})
+    try:
+        model, v = label.build(bare, deadline)
+    except OutOfTime:
+        return Closest(Status.UNKNOWN, None, (), False)
+    if v.reason:
+        return Closest(Status.UNSOLVABLE, None, (), True)
+    kept = []
+    for node, colour in play.items():
+        same = model.new_bool_var(f"keeps_{node}")
+        model.add(v.label[node] == v.number[colour]).only_enforce_if(same)
+        kept.append(same)
+    model.maximize(sum(kept))
+    params = {**PARAMS["label"], "search_branching": cp_model.AUTOMATIC_SEARCH}
+    solver, native = run(model, deadline, params)
+    if native not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        status = Status.UNSOLVABLE if native == cp_model.INFEASIBLE else Status.UNKNOWN
+        return Closest(status, None, (), native == cp_model.INFEASIBLE)
+    solution = v.extract(solver)
+    colour_of = solution.colour_of()
+    changed = tuple(node for node, colour in play.items() if colour_of.get(node) != colour)
+    return Closest(Status.SOLVED, solution, changed, native == cp_model.OPTIMAL)

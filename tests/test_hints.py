@@ -1,0 +1,181 @@
+"""`cpflow hint`: every step agrees with the solution, mistakes name the wrong cells, exit codes and JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from cpflow.board.errors import InvalidSolution
+from cpflow.board.formats import load, load_solution, load_with_solutions
+from cpflow.board.grid import cell_of
+from cpflow.deduce import hints as hinting
+from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNSOLVABLE, chain, grade, hint
+from cpflow.deduce.steps import KINDS, Step
+from tests.conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
+
+SMALL = sorted(p for p in PUZZLES.glob("gen_1[024]x*.txt") if not p.name.endswith(".solution.txt"))
+
+
+def stored(path):
+    puzzle = load(path)[0]
+    return puzzle, load_solution(puzzle, path.with_suffix(".solution.txt"))
+
+
+def cpflow(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cpflow", *args], capture_output=True, text=True, input=stdin, timeout=120
+    )
+
+
+def assert_chain_reaches(puzzle, solution) -> list:
+    """Repeated hints from the bare puzzle reach the solution, every step's cells agreeing with it."""
+    colour_of = solution.colour_of()
+    found = list(chain(puzzle))
+    assert [h.status for h in found] == [STEP] * (len(found) - 1) + [SOLVED]
+    for h in found[:-1]:
+        assert h.step.cells, "a step colours at least one cell"
+        assert all(colour_of[cell] == h.step.colour for cell in h.step.cells), h
+        assert h.reason
+    final = found[-1].play.hints
+    assert all(final.get(node, colour) == colour for node, colour in colour_of.items() if len(node) == 2)
+    return found
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.stem)
+def test_the_chain_from_the_bare_puzzle_reaches_the_stored_solution(path):
+    assert_chain_reaches(*stored(path))
+
+
+@needs_zucker
+@pytest.mark.parametrize("path", zucker_puzzles()[:8], ids=lambda p: p.stem)
+def test_the_chain_reaches_the_solution_on_classic_boards(path):
+    from cpflow.engines.registry import solve
+
+    puzzle = load(path)[0]
+    result = solve(puzzle)
+    if result.solution is None:
+        assert hint(puzzle).status == UNSOLVABLE
+    else:
+        assert_chain_reaches(puzzle, result.solution)
+
+
+@needs_variants
+@pytest.mark.parametrize("path", variant_levels()[::4], ids=lambda p: p.stem)
+def test_the_chain_reaches_the_solution_on_variant_levels(path):
+    puzzle, solution = load_with_solutions(path)[0]
+    assert_chain_reaches(puzzle, solution)
+
+
+def test_a_corner_cell_with_two_open_sides_is_a_degree_step_caused_by_the_endpoint_beside_it():
+    puzzle = load(PUZZLES / "gen_10x10_01.txt")[0]  # B's endpoint at r2c10 is below the corner r1c10
+    first = hint(puzzle)
+    assert first.status == STEP and first.step.kind == "degree"
+    assert first.step.colour == "B" and set(first.step.cells) == {(0, 9), (0, 8)}
+    assert (1, 9) in first.step.because
+    assert first.reason == "r1c10 has only two open sides, so the path through it is B's."
+
+
+def test_a_play_with_one_wrong_cell_is_a_mistake_naming_that_cell():
+    path = PUZZLES / "gen_10x10_01.txt"
+    puzzle, solution = stored(path)
+    colour_of = {node: c for node, c in solution.colour_of().items() if node not in puzzle.endpoint_colour()}
+    rng = random.Random(7)
+    cells = sorted(colour_of)
+    kept = dict(rng.sample([(cell, colour_of[cell]) for cell in cells], 30))
+    wrong = next(cell for cell in cells if cell not in kept)
+    kept[wrong] = next(c for c in puzzle.colours if c != colour_of[wrong])
+    found = hint(replace(puzzle, hints=kept))
+    assert found.status == MISTAKE
+    assert found.wrong == (wrong,)
+    assert "Take back" in found.reason
+
+
+def test_a_finished_play_is_solved_and_a_board_without_solution_is_unsolvable():
+    puzzle, solution = stored(PUZZLES / "gen_10x10_02.txt")
+    whole = {node: c for node, c in solution.colour_of().items() if node not in puzzle.endpoint_colour()}
+    assert hint(replace(puzzle, hints=whole)).status == SOLVED
+    impossible = board(
+        """
+        AB
+        BA
+        """
+    )
+    assert hint(impossible).status == UNSOLVABLE
+
+
+def test_a_step_the_solution_does_not_extend_is_caught(monkeypatch):
+    """Every hint is checked like every solution: a wrong step is a bug, never printed."""
+    puzzle, solution = stored(PUZZLES / "gen_10x10_01.txt")
+    colour_of = solution.colour_of()
+    cell = next(node for node in puzzle.nodes if node not in puzzle.endpoint_colour())
+    other = next(c for c in puzzle.colours if c != colour_of[cell])
+    monkeypatch.setattr(hinting, "next_step", lambda play, known: Step("degree", "degree", other, (cell,), ()))
+    with pytest.raises(InvalidSolution):
+        hint(puzzle)
+
+
+def test_the_grade_counts_every_step_by_kind():
+    found = list(chain(load(PUZZLES / "gen_10x10_01.txt")[0]))
+    summary = grade(found)
+    assert summary.steps == len(found) - 1
+    assert set(summary.kinds) == set(KINDS)
+    hardest = max(KINDS.index(h.step.kind) for h in found if h.step)
+    assert summary.grade == hinting.GRADES[KINDS[hardest]]
+
+
+def test_cli_json_step_has_the_documented_fields_and_its_play_extends_to_the_solution():
+    path = PUZZLES / "gen_10x10_01.txt"
+    puzzle, solution = stored(path)
+    done = cpflow("hint", str(path), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert set(record) >= {"status", "rule", "colour", "cells", "because", "reason", "play"}
+    assert record["status"] == "step" and record["rule"] in KINDS
+    colour_of = {cell_of(node): c for node, c in solution.colour_of().items()}
+    assert all(colour_of[tuple(cell)] == record["colour"] for cell in record["cells"])
+    assert record["play"][record["cells"][0][0]][record["cells"][0][1]] == record["colour"]
+
+
+def test_cli_all_prints_one_object_a_line_then_the_summary(tmp_path):
+    path = PUZZLES / "gen_10x10_03.txt"
+    done = cpflow("hint", str(path), "--all", "-f", "json")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert lines[-1]["status"] == "summary" and lines[-2]["status"] == "solved"
+    assert lines[-1]["steps"] == len(lines) - 2 == sum(lines[-1]["rules"].values())
+
+
+def test_cli_reads_the_play_from_stdin_and_says_a_mistake_with_exit_1():
+    path = PUZZLES / "gen_10x10_01.txt"
+    puzzle, solution = stored(path)
+    rows = [list(row) for row in path.read_text().split()]
+    colour_of = solution.colour_of()
+    cell = next(node for node in puzzle.nodes if node not in puzzle.endpoint_colour())
+    rows[cell[0]][cell[1]] = next(c for c in puzzle.colours if c != colour_of[cell])
+    done = cpflow("hint", str(path), "--play", "-", "-f", "json", stdin="\n".join("".join(r) for r in rows) + "\n")
+    assert done.returncode == 1, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "mistake" and record["cells"] == [list(cell)]
+
+
+def test_cli_text_names_the_step_and_draws_the_play():
+    path = PUZZLES / "gen_10x10_01.txt"
+    done = cpflow("hint", str(path), "--format", "text")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("step (")
+    puzzle = load(path)[0]
+    assert len([line for line in lines if len(line) == puzzle.width and " " not in line]) == puzzle.height
+
+
+def test_cli_bad_play_is_one_line_and_exit_2(tmp_path):
+    bad = tmp_path / "play.txt"
+    bad.write_text("Z" * 10 + "\n" + ("." * 10 + "\n") * 9)
+    done = cpflow("hint", str(PUZZLES / "gen_10x10_01.txt"), "--play", str(bad))
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and str(bad) in done.stderr
