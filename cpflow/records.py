@@ -9,6 +9,7 @@ from cpflow.board.formats import rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
 from cpflow.deduce.hints import Grade, Hint
 from cpflow.engines.result import SolveResult
+from cpflow.engines.why import Why
 from cpflow.workflows.unique import Count, Uniqueness
 
 
@@ -83,6 +84,8 @@ def hinted(found: Hint) -> dict:
             ]
     if found.wrong:
         record["cells"] = _cells(found.wrong)
+    if found.why:
+        record["why"] = explained(found.why)
     return record | {"reason": found.reason, "play": play_rows(found.play)}
 
 
@@ -108,3 +111,20 @@ def play_rows(play: Puzzle) -> list[str]:
 
 def _cells(nodes) -> list[list[int]]:
     return [list(cell) for cell in dict.fromkeys(cell_of(node) for node in nodes)]
+
+
+def explained(found: Why) -> dict:
+    """Why a puzzle has no solution: the requirements that cannot hold together, and a witness for
+    each (a solution of the others, which shows the set is minimal)."""
+    return {
+        "connect": list(found.connect),
+        "cover": _cells(found.cover),
+        "witnesses": [
+            {
+                "drop": {kind: list(cell_of(what)) if kind == "cover" else what},
+                "paths": {c: [list(cell_of(n)) for n in path] for c, path in witness.paths.items()},
+            }
+            for (kind, what), witness in found.witnesses.items()
+        ],
+        "minimal": found.minimal,
+    }

@@ -77,12 +77,15 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, where, option
         if quiet:
             print(f"{name} {result.status.value} {result.seconds:.3f}")
         elif shown == "json":
-            print(json.dumps(records.solved(entry.source, entry.index, entry.puzzle, result)))
+            record = records.solved(entry.source, entry.index, entry.puzzle, result)
+            print(json.dumps(record | _why_record(entry.puzzle, result.status)))
         elif shown == "header":
             print(as_stream(entry.puzzle, result))
         else:
             remark = "" if shown == "terminal" else "# "  # text reads back as a solution: see grids
             print(f"{remark}{name}: {result.status.value} in {result.seconds:.3f} s")
+            if result.status is Status.UNSOLVABLE:
+                show_why(console, entry.puzzle, shown, remark)
             if result.solution and shown == "terminal":
                 console.print(_terminal(console, entry.puzzle, result.solution), end="")
             elif result.solution:
@@ -156,6 +159,55 @@ def _terminal(console: Console, puzzle: Puzzle, solution: Solution, highlight=()
     return terminal(puzzle, solution, highlight, width=console.width, colour=console.color_system is not None)
 
 
+WHY_SECONDS = 10  # the most an unsolvable puzzle's explanation may take
+
+
+def _explained(puzzle: Puzzle, status: Status):
+    """Why an unsolvable puzzle has no solution (cpflow.engines.why), or None."""
+    if status is not Status.UNSOLVABLE:
+        return None
+    from cpflow.engines.why import why
+
+    return why(puzzle, WHY_SECONDS)
+
+
+def _status_of(verdict) -> Status:
+    from cpflow.workflows.unique import Verdict
+
+    return Status.UNSOLVABLE if verdict is Verdict.UNSOLVABLE else Status.UNKNOWN
+
+
+def _why_record(puzzle: Puzzle, status: Status) -> dict:
+    found = _explained(puzzle, status)
+    return {"why": records.explained(found)} if found else {}
+
+
+def show_why(console: Console, puzzle: Puzzle, shown: str, remark: str = "") -> None:
+    """Why an unsolvable puzzle has no solution, in a sentence and on the board: the cells that must
+    be covered highlighted (`*` in text), the endpoints of the colours that must connect marked."""
+    from cpflow.board.grid import cell_of
+    from cpflow.deduce.sentences import why_sentence
+
+    found = _explained(puzzle, Status.UNSOLVABLE)
+    if found is None:
+        return
+    print(f"{remark}why: {why_sentence(found.connect, found.cover)}")
+    cover = {cell_of(node) for node in found.cover}
+    ends = {cell_of(node) for c in found.connect for node in puzzle.endpoints[c]}
+    if shown == "terminal":
+        from cpflow.pictures.terminal import terminal
+
+        drawing = terminal(
+            puzzle, width=console.width, colour=console.color_system is not None, highlight=cover, marked=ends
+        )
+        console.print(drawing, end="")
+    else:
+        owner = {cell_of(n): c for n, c in puzzle.endpoint_colour().items()}
+        for row in puzzle.array():
+            marks = "".join(" " if cell is None else "*" if cell in cover else owner.get(cell, ".") for cell in row)
+            print(f"{remark}{marks}")
+
+
 def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, options: dict, looks=Looks()) -> int:
     """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs
     (`failed_exit` first)."""
@@ -174,9 +226,12 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, op
         if quiet:
             print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
         elif shown == "json":
-            print(json.dumps(records.uniqueness(entry.source, entry.index, entry.puzzle, found)))
+            record = records.uniqueness(entry.source, entry.index, entry.puzzle, found)
+            print(json.dumps(record | _why_record(entry.puzzle, _status_of(found.verdict))))
         else:
             print(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
+            if found.verdict is Verdict.UNSOLVABLE:
+                show_why(console, entry.puzzle, shown)
             differ = found.differences()
             for number, solution in enumerate(found.solutions, 1):
                 if len(found.solutions) > 1:

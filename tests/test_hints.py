@@ -16,7 +16,7 @@ from cpflow.board.grid import cell_of
 from cpflow.deduce import hints as hinting
 from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNSOLVABLE, chain, grade, hint
 from cpflow.deduce.steps import KINDS, Step
-from tests.conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
+from conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
 
 SMALL = sorted(p for p in PUZZLES.glob("gen_1[024]x*.txt") if not p.name.endswith(".solution.txt"))
 

@@ -24,6 +24,7 @@ from cpflow.deduce import sentences
 from cpflow.deduce.rules import applies
 from cpflow.deduce.steps import KINDS, Step, conflict, next_step, with_step
 from cpflow.engines.result import Status
+from cpflow.engines.why import Why
 
 STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
 GRADES = {  # the hardest kind of step a chain needs -> the puzzle's grade
@@ -46,6 +47,7 @@ class Hint:
     reason: str
     step: Step | None = None
     wrong: tuple[Node, ...] = ()
+    why: Why | None = None  # for an unsolvable puzzle: the requirements that cannot hold together
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,11 @@ def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
 
     found = closest(play, play.hints, time_limit)
     if found.status is Status.UNSOLVABLE:
-        return Hint(UNSOLVABLE, play, "the puzzle has no solution, whatever is drawn")
+        from cpflow.engines.why import why
+
+        explained = why(play, time_limit)
+        said = sentences.why_sentence(explained.connect, explained.cover) if explained else ""
+        return Hint(UNSOLVABLE, play, f"the puzzle has no solution, whatever is drawn. {said}".strip(), why=explained)
     if found.status is Status.UNKNOWN:
         return Hint(UNKNOWN, play, "the time limit came before the mistake was found")
     kept = replace(play, hints={node: c for node, c in play.hints.items() if node not in found.changed})

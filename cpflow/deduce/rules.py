@@ -184,7 +184,7 @@ class Partial:
         free[i] -= 1
         free[j] -= 1
         if degree[i] > need[i] or degree[j] > need[j]:
-            raise Contradiction("degree", (i, j))
+            raise Contradiction("branch", (i,) if degree[i] > need[i] else (j,))
         ci, cj = self.colour[i], self.colour[j]
         if ci != cj:
             if ci != NONE and cj != NONE:

@@ -106,6 +106,7 @@ def contradiction(a: Conflict) -> str:
     who = a.broken or "a path"
     return {
         "degree": f"{where} would be a dead end",
+        "branch": f"a path would fork at {where}",
         "loop": f"a path would close into a loop at {where}",
         "colour": f"two colours would meet on one path at {where}",
         "touch": f"{who} would touch itself at {where}",
@@ -119,3 +120,18 @@ def mistake_sentence(wrong: Sequence[Node], met: Conflict | None) -> str:
     """Why a play cannot be finished, and what to take back."""
     why = f"As drawn, {contradiction(met)}" if met else "No solution keeps every cell as drawn"
     return f"{why}. Take back {cells(wrong)} and the board can be finished."
+
+
+def why_sentence(connect: Sequence[str], cover: Sequence[Node]) -> str:
+    """Why a puzzle has no solution, from a smallest set of requirements that cannot hold together."""
+    colours = " and ".join(connect) if len(connect) < 3 else ", ".join(connect[:-1]) + " and " + connect[-1]
+    if not cover:
+        both = "both " if len(connect) == 2 else "all " if len(connect) > 2 else ""
+        return f"{colours} cannot {both}connect, even with cells left empty."
+    if not connect:
+        both = "both " if len(cover) == 2 else "all " if len(cover) > 2 else ""
+        return f"{cells(cover)} cannot {both}be covered, whichever colours connect."
+    joins = "connects" if len(connect) == 1 else "connect"
+    return (
+        f"These cannot all hold: {colours} {joins}, and {cells(cover)} covered. Without any one of them the rest can."
+    )
