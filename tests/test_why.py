@@ -35,25 +35,26 @@ def meets(puzzle, solution: Solution, connect, cover) -> bool:
     )
 
 
+def drawings(puzzle, drawing: list, i: int = 0, used: frozenset = frozenset(), chosen: dict | None = None):
+    """Every choice of simple paths for the colours in `drawing`, one after another, sharing no cell."""
+    chosen = chosen or {}
+    if i == len(drawing):
+        yield Solution(dict(chosen))
+        return
+    start, end = puzzle.endpoints[drawing[i]]
+    for path in simple_paths(puzzle, start, end, used):
+        yield from drawings(puzzle, drawing, i + 1, used | set(path), {**chosen, drawing[i]: path})
+
+
 def brute_meets(puzzle, connect, cover) -> bool:
     """Whether any choice of colours and paths meets the requirements (brute force, tiny boards)."""
-    colours = list(puzzle.colours)
-    optional = [c for c in colours if c not in connect]
-    for k in range(len(optional) + 1):
-        for extra in combinations(optional, k):
-            drawing = [*connect, *extra]
-
-            def extend(i, used, chosen):
-                if i == len(drawing):
-                    yield Solution(dict(chosen))
-                    return
-                start, end = puzzle.endpoints[drawing[i]]
-                for path in simple_paths(puzzle, start, end, used):
-                    yield from extend(i + 1, used | set(path), {**chosen, drawing[i]: path})
-
-            if any(meets(puzzle, s, connect, cover) for s in extend(0, frozenset(), {})):
-                return True
-    return False
+    optional = [c for c in puzzle.colours if c not in connect]
+    return any(
+        meets(puzzle, solution, connect, cover)
+        for k in range(len(optional) + 1)
+        for extra in combinations(optional, k)
+        for solution in drawings(puzzle, [*connect, *extra])
+    )
 
 
 @TINY
