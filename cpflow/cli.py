@@ -26,6 +26,7 @@ from cpflow.board.errors import (
     InvalidSolution,
     ModelTooLarge,
     PuzzleFormatError,
+    RulesUnsupported,
 )
 from cpflow.board.formats import FORMATS
 from cpflow.board.grid import SHAPES
@@ -555,7 +556,7 @@ def failures() -> Iterator[None]:
     except PuzzleFormatError as error:
         print(error, file=sys.stderr)
         raise typer.Exit(2) from None
-    except (EngineUnavailable, ModelTooLarge, ClusterUnavailable) as error:
+    except (EngineUnavailable, ModelTooLarge, ClusterUnavailable, RulesUnsupported) as error:
         print(f"cpflow: {error}", file=sys.stderr)
         raise typer.Exit(2) from None
     except InvalidSolution as error:

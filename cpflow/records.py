@@ -113,6 +113,11 @@ def _cells(nodes) -> list[list[int]]:
     return [list(cell) for cell in dict.fromkeys(cell_of(node) for node in nodes)]
 
 
+def why(found: Why | None) -> dict:
+    """What a record of an unsolvable puzzle adds: `why`, when an explanation was found."""
+    return {"why": explained(found)} if found else {}
+
+
 def explained(found: Why) -> dict:
     """Why a puzzle has no solution: the requirements that cannot hold together, and a witness for
     each (a solution of the others, which shows the set is minimal)."""

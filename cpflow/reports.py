@@ -159,18 +159,6 @@ def _terminal(console: Console, puzzle: Puzzle, solution: Solution, highlight=()
     return terminal(puzzle, solution, highlight, width=console.width, colour=console.color_system is not None)
 
 
-WHY_SECONDS = 10  # the most an unsolvable puzzle's explanation may take
-
-
-def _explained(puzzle: Puzzle, status: Status):
-    """Why an unsolvable puzzle has no solution (cpflow.engines.why), or None."""
-    if status is not Status.UNSOLVABLE:
-        return None
-    from cpflow.engines.why import why
-
-    return why(puzzle, WHY_SECONDS)
-
-
 def _status_of(verdict) -> Status:
     from cpflow.workflows.unique import Verdict
 
@@ -178,8 +166,9 @@ def _status_of(verdict) -> Status:
 
 
 def _why_record(puzzle: Puzzle, status: Status) -> dict:
-    found = _explained(puzzle, status)
-    return {"why": records.explained(found)} if found else {}
+    from cpflow.workflows.unsolvable import explanation
+
+    return records.why(explanation(puzzle, status))
 
 
 def show_why(console: Console, puzzle: Puzzle, shown: str, remark: str = "") -> None:
@@ -187,8 +176,9 @@ def show_why(console: Console, puzzle: Puzzle, shown: str, remark: str = "") -> 
     be covered highlighted (`*` in text), the endpoints of the colours that must connect marked."""
     from cpflow.board.grid import cell_of
     from cpflow.deduce.sentences import why_sentence
+    from cpflow.workflows.unsolvable import explanation
 
-    found = _explained(puzzle, Status.UNSOLVABLE)
+    found = explanation(puzzle, Status.UNSOLVABLE)
     if found is None:
         return
     print(f"{remark}why: {why_sentence(found.connect, found.cover)}")

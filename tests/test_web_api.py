@@ -811,3 +811,38 @@ def test_serve_exits_2_on_bad_usage_and_without_the_web_extra(monkeypatch, capsy
     monkeypatch.setattr(server.importlib.util, "find_spec", lambda name: None)
     assert server.serve("127.0.0.1", 8000) == 2
     assert "pip install 'cpflow[web]'" in capsys.readouterr().err
+
+
+# ---- hint: the next step of a play, as `cpflow hint --format json` ----
+
+
+def test_hint_answers_the_cli_record_for_a_play(client, tmp_path):
+    answer = client.post("/api/hint", json={"puzzle": STARTER})
+    assert answer.status_code == 200
+    assert answer.json() == cli_record(tmp_path, "hint", STARTER)
+    assert answer.json()["status"] == "step"
+    play = (PUZZLES / "plays" / "starter_5x5_mistake.txt").read_text()
+    mistake = client.post("/api/hint", json={"puzzle": STARTER, "play": play}).json()
+    assert mistake["status"] == "mistake" and mistake["cells"] == [[3, 2]]
+
+
+def test_hint_all_reaches_the_solution_and_grades_it(client):
+    answer = client.post("/api/hint", json={"puzzle": STARTER, "all": True}).json()
+    assert answer["hints"][-1]["status"] == "solved"
+    puzzle = parse(STARTER)[0]
+    final = answer["hints"][-1]["play"]
+    assert violations(puzzle, parse_solution(puzzle, "\n".join(final) + "\n")) == []
+    assert answer["summary"]["steps"] == len(answer["hints"]) - 1
+
+
+def test_hint_refuses_a_bad_play_and_other_rules_with_400(client):
+    bad = client.post("/api/hint", json={"puzzle": STARTER, "play": "ZZZZZ\n.....\n.....\n.....\n.....\n"})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("play:")
+    touching = client.post("/api/hint", json={"puzzle": STARTER, "allow_touch": True})
+    assert touching.status_code == 400 and "Flow Free's rules" in touching.json()["error"]
+
+
+def test_unsolvable_answers_say_why_as_the_cli_does(client, tmp_path):
+    answer = client.post("/api/solve", json={"puzzle": UNSOLVABLE}).json()
+    assert answer["why"] == cli_record(tmp_path, "solve", UNSOLVABLE)["why"]
+    assert client.post("/api/unique", json={"puzzle": UNSOLVABLE}).json()["why"]["minimal"] is True

@@ -58,3 +58,8 @@ class NotAnImage(ScreenshotUnreadable):
 class ClusterUnavailable(CpflowError):
     """A Dask cluster (--cluster) that cannot be used: Dask not installed, no scheduler at the address,
     no workers, or workers running another cpflow version."""
+
+
+class RulesUnsupported(CpflowError):
+    """A command that needs Flow Free's rules was asked about a puzzle under other rules (hints
+    reason with every cell covered and no path touching itself)."""

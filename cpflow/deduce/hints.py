@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from cpflow.board.errors import CpflowError, InvalidSolution
+from cpflow.board.errors import InvalidSolution, RulesUnsupported
 from cpflow.board.grid import Node, Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.deduce import sentences
@@ -71,7 +71,7 @@ def chain(play: Puzzle, time_limit: float | None = None) -> Iterator[Hint]:
     """Every step from the play to the solution, one hint each; or the one hint that says why
     there is no step (solved, a mistake, unsolvable, unknown)."""
     if not applies(play):
-        raise CpflowError("hints follow Flow Free's rules: every cell covered, no path touching itself")
+        raise RulesUnsupported("hints follow Flow Free's rules: every cell covered, no path touching itself")
     from cpflow.engines import registry
 
     began = time.perf_counter()

@@ -89,6 +89,14 @@ class CountAsk(SolveAsk):
     limit: int | None = Field(None, ge=1, description="Stop counting at this many solutions (default and cap 1000).")
 
 
+class HintAsk(PuzzleAsk):
+    play: str | None = Field(
+        None, description="The board as drawn so far: the puzzle's format with some cells coloured (`.` empty)."
+    )
+    all: bool = Field(False, description="Every step to the end (`hints`) and the grade (`summary`).")
+    time_limit: float | None = Field(None, gt=0, description="Seconds before giving up (default 10, capped).")
+
+
 class RenderAsk(PuzzleAsk):
     solutions: list[str] = Field([], max_length=2, description="Solutions to draw side by side, in any format.")
     picture: Literal["svg", "png"] = "svg"
@@ -167,6 +175,12 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
             return _error(422, f"limit: at most {limits.max_count} on this server")
         ask.limit = ask.limit or limits.max_count
         return await _answer(request, tasks.count, ask)
+
+    @app.post("/api/hint", responses=ERRORS)
+    async def hint(ask: HintAsk, request: Request) -> JSONResponse:
+        """The next step of a play, with the rule that forces it, or the play's mistake: the record of
+        `cpflow hint --format json`; with `all`, `{"hints": [...], "summary": {...}}`."""
+        return await _answer(request, tasks.hint, ask)
 
     @app.post("/api/generate", responses=ERRORS)
     async def generate(ask: GenerateAsk, request: Request) -> JSONResponse:

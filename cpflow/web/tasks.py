@@ -20,9 +20,10 @@ from cpflow.board.errors import (
     ModelTooLarge,
     NotAnImage,
     PuzzleFormatError,
+    RulesUnsupported,
     ScreenshotUnreadable,
 )
-from cpflow.board.formats import decode, parse_solution, parse_with_solutions, picture
+from cpflow.board.formats import decode, parse_hints, parse_solution, parse_with_solutions, picture
 from cpflow.board.grid import Puzzle, Rules, differ
 from cpflow.web.limits import Limits
 
@@ -50,7 +51,7 @@ def failure(error: Exception) -> Failure:
     """The status and message of an error, worded as `cpflow` words it on stderr."""
     if isinstance(error, PuzzleFormatError):
         return Failure(400, str(error))
-    if isinstance(error, EngineUnavailable):
+    if isinstance(error, EngineUnavailable | RulesUnsupported):
         return Failure(400, f"cpflow: {error}")
     if isinstance(error, NotAnImage):
         return Failure(400, str(error))
@@ -95,7 +96,7 @@ def solve(ask: dict, limits: Limits) -> dict:
 
     puzzle = _puzzle(ask, limits)
     result = solve_with(puzzle, ask["engine"], time_limit=ask["time_limit"])
-    record = records.solved(ask["name"], ask["index"], puzzle, result)
+    record = records.solved(ask["name"], ask["index"], puzzle, result) | _why(puzzle, result.status)
     if ask.get("draw"):
         found = [result.solution] if result.solution else []
         record |= {"svg": drawing(puzzle, found), "solution_texts": [picture(puzzle, s) for s in found]}
@@ -104,11 +105,13 @@ def solve(ask: dict, limits: Limits) -> dict:
 
 def unique(ask: dict, limits: Limits) -> dict:
     """`cpflow unique --format json`'s record; with `draw`, the solutions side by side, differences marked."""
-    from cpflow.workflows.unique import uniqueness
+    from cpflow.engines.result import Status
+    from cpflow.workflows.unique import Verdict, uniqueness
 
     puzzle = _puzzle(ask, limits)
     found = uniqueness(puzzle, ask["engine"], time_limit=ask["time_limit"])
     record = records.uniqueness(ask["name"], ask["index"], puzzle, found)
+    record |= _why(puzzle, Status.UNSOLVABLE if found.verdict is Verdict.UNSOLVABLE else Status.UNKNOWN)
     if ask.get("draw"):
         record["svg"] = drawing(puzzle, found.solutions, found.differences())
         record["solution_texts"] = [picture(puzzle, s) for s in found.solutions]
@@ -152,6 +155,23 @@ def render(ask: dict, limits: Limits) -> dict:
     if ask["picture"] == "png":
         return {"media": "image/png", "body": drawing(puzzle, solutions, differences, "png", ask["labels"])}
     return {"media": "image/svg+xml", "body": drawing(puzzle, solutions, differences, "svg", ask["labels"])}
+
+
+def hint(ask: dict, limits: Limits) -> dict:
+    """`cpflow hint --format json`'s record for the puzzle and its play; with `all`, every hint
+    to the end (`hints`) and the summary (`summary`)."""
+    from cpflow.deduce.hints import chain, grade
+
+    puzzle = _puzzle(ask, limits)
+    if ask.get("play"):
+        puzzle = replace(
+            puzzle, hints=parse_hints(puzzle, decode(ask["play"].encode("utf-8", "surrogatepass"), "play"), "play")
+        )
+    found = chain(puzzle, ask["time_limit"])
+    if not ask.get("all"):
+        return records.hinted(next(found))
+    given = list(found)
+    return {"hints": [records.hinted(h) for h in given], "summary": records.graded(grade(given))}
 
 
 def timed_out(ask: dict, limits: Limits, kind: str, seconds: float) -> dict:
@@ -222,6 +242,13 @@ def _puzzle(ask: dict, limits: Limits) -> Puzzle:
         raise TooLarge(f"{source}: {problem}")
     rules = Rules(touch=ask.get("allow_touch", False), blanks=ask.get("allow_blanks", False))
     return replace(puzzle, rules=rules)
+
+
+def _why(puzzle: Puzzle, status) -> dict:
+    """The record's `why` for an unsolvable puzzle, as the CLI gives it."""
+    from cpflow.workflows.unsolvable import explanation
+
+    return records.why(explanation(puzzle, status))
 
 
 def _option(name: str, read_, *args):
