@@ -62,6 +62,8 @@ ONCE_ACCEPTED = {
     "json_edge_to_itself.json": ":1:37: an edge from [0, 1] to itself",
     "json_colour_escape_sequence.json": ":1:58: colour '\\x1b[2J' is not one word of printable characters",
     "json_bridge_lane_alone.json": ":1:2: bridge [0, 1] has one lane; a bridge is two nodes, lanes 0 and 1",
+    "json_node_twice.json": ":1:2: [0, 0] is listed twice among the nodes; a node is listed once",
+    "json_edge_twice.json": ":1:29: the edge between [0, 1] and [0, 0] is listed twice",
 }
 
 

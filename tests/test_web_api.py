@@ -846,3 +846,10 @@ def test_unsolvable_answers_say_why_as_the_cli_does(client, tmp_path):
     answer = client.post("/api/solve", json={"puzzle": UNSOLVABLE}).json()
     assert answer["why"] == cli_record(tmp_path, "solve", UNSOLVABLE)["why"]
     assert client.post("/api/unique", json={"puzzle": UNSOLVABLE}).json()["why"]["minimal"] is True
+
+
+@pytest.mark.parametrize("field", ["allow_touch", "allow_blanks", "draw"])
+@pytest.mark.parametrize("value", ["yes", "true", 1, "on"])
+def test_a_boolean_field_takes_true_or_false_only(client, field, value):
+    answer = client.post("/api/solve", json={"puzzle": STARTER, field: value})
+    assert answer.status_code == 422 and field in answer.json()["error"]

@@ -36,6 +36,9 @@ def parse_graph(text: str, source: str) -> tuple[Puzzle, Solution | None]:
         raise where.error("shape", f"unknown shape {_short(shape)}; choose from {', '.join(SHAPES)}")
     nodes = [where.node(item, "nodes") for item in _list(data, "nodes", where)]
     known = set(nodes)
+    if len(known) < len(nodes):
+        twice = next(node for i, node in enumerate(nodes) if node in nodes[:i])
+        raise where.error("nodes", f"{list(twice)} is listed twice among the nodes; a node is listed once")
     _check_lanes(known, where)
     links: dict[Node, set[Node]] = {node: set() for node in nodes}
     for item in _list(data, "edges", where):
@@ -44,6 +47,8 @@ def parse_graph(text: str, source: str) -> tuple[Puzzle, Solution | None]:
         a, b = (where.node(x, "edges", known) for x in item)
         if a == b:
             raise where.error("edges", f"an edge from {list(a)} to itself")
+        if b in links[a]:
+            raise where.error("edges", f"the edge between {list(a)} and {list(b)} is listed twice")
         links[a].add(b)
         links[b].add(a)
     endpoints = _endpoints(data, known, where)

@@ -23,7 +23,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 from starlette.exceptions import HTTPException
 
 from cpflow.web import tasks
@@ -73,8 +73,8 @@ class PuzzleAsk(BaseModel):
     name: str = Field("puzzle", max_length=200, description="What records and error messages call it.")
     input_format: str = Field("auto", description="auto, classic, zero, header, level, board or json.")
     index: int = Field(1, ge=1, description="Which puzzle of a text that holds several (from 1).")
-    allow_touch: bool = Field(False, description="Paths may run beside themselves (the Numberlink reading).")
-    allow_blanks: bool = Field(False, description="Cells may stay empty (the original Numberlink rule).")
+    allow_touch: StrictBool = Field(False, description="Paths may run beside themselves (the Numberlink reading).")
+    allow_blanks: StrictBool = Field(False, description="Cells may stay empty (the original Numberlink rule).")
 
     model_config = {"json_schema_extra": {"examples": [{"puzzle": EXAMPLE}]}}
 
@@ -82,7 +82,7 @@ class PuzzleAsk(BaseModel):
 class SolveAsk(PuzzleAsk):
     engine: str = Field("cpsat", description="cpsat, cpsat-circuit, ilp-cbc or ilp-highs.")
     time_limit: float | None = Field(None, gt=0, description="Seconds before giving up (default 10, capped).")
-    draw: bool = Field(False, description="Also answer `svg` (the picture) and `solution_texts`.")
+    draw: StrictBool = Field(False, description="Also answer `svg` (the picture) and `solution_texts`.")
 
 
 class CountAsk(SolveAsk):
@@ -93,14 +93,14 @@ class HintAsk(PuzzleAsk):
     play: str | None = Field(
         None, description="The board as drawn so far: the puzzle's format with some cells coloured (`.` empty)."
     )
-    all: bool = Field(False, description="Every step to the end (`hints`) and the grade (`summary`).")
+    all: StrictBool = Field(False, description="Every step to the end (`hints`) and the grade (`summary`).")
     time_limit: float | None = Field(None, gt=0, description="Seconds before giving up (default 10, capped).")
 
 
 class RenderAsk(PuzzleAsk):
     solutions: list[str] = Field([], max_length=2, description="Solutions to draw side by side, in any format.")
     picture: Literal["svg", "png"] = "svg"
-    labels: bool = Field(False, description="Write each colour's name on its endpoints.")
+    labels: StrictBool = Field(False, description="Write each colour's name on its endpoints.")
 
 
 class GenerateAsk(BaseModel):
@@ -111,7 +111,7 @@ class GenerateAsk(BaseModel):
     holes: int = Field(0, ge=0, le=10_000, description="Cells taken out at random.")
     walls: int = Field(0, ge=0, le=10_000, description="Walls put between cells at random.")
     time_limit: float | None = Field(None, gt=0, description="Seconds per uniqueness proof (default 10, capped).")
-    draw: bool = Field(False, description="Also answer `svg`, the puzzle drawn.")
+    draw: StrictBool = Field(False, description="Also answer `svg`, the puzzle drawn.")
 
 
 class App(FastAPI):
