@@ -111,6 +111,15 @@ def test_a_gif_has_one_frame_per_drawing_step():
     assert len(frames(big, solve(big).solution)) <= 61
 
 
+def test_a_gif_draws_the_cells_not_reached_yet_in_the_board_s_black():
+    puzzle, solution = starter()
+    animation = Image.open(io.BytesIO(raster.gif(frames(puzzle, solution), 20, 2.0)))
+    first = animation.convert("RGB")  # the first frame: each path has taken its first step
+    later = [node for path in solution.paths.values() for node in path[3:-1]]
+    assert later
+    assert all(pixel(first, puzzle, node, 20) == (0, 0, 0) for node in later)
+
+
 def test_an_animated_svg_draws_each_pipe_in():
     puzzle, solution = starter()
     text = svg(scene(puzzle, solution), 40, animate=3.0)

@@ -54,13 +54,29 @@ def gif(frames: Sequence[Scene], scale: float, seconds: float) -> bytes:
     """The scenes as an animated GIF, `seconds` in all, the last frame held as long again
     (drawn without smoothing: a GIF's 256 colours have no room for it)."""
     drawn = [image(frame, scale, supersample=1) for frame in frames]
-    palette = drawn[-1].quantize(colors=255, method=Image.Quantize.MEDIANCUT)  # the last frame has every colour
+    palette = _palette(drawn)
     pictures = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in drawn]
     each = max(20, round(1000 * seconds / max(1, len(pictures))))
     out = io.BytesIO()
     durations = [each] * (len(pictures) - 1) + [max(each, round(1000 * seconds / 2))]
     pictures[0].save(out, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0)
     return out.getvalue()
+
+
+def _palette(drawn: Sequence[Image.Image]) -> Image.Image:
+    """The frames' own colours as a GIF palette, so that each keeps its exact colour (the background
+    black, not the nearest of a median cut's 255); a median cut of them all when there are more."""
+    used: set[RGB] = set()
+    for frame in drawn:
+        used |= {rgb for _, rgb in frame.getcolors(maxcolors=frame.width * frame.height)}
+    if len(used) > 256:  # boards of some 80 colours or more
+        tall = Image.new("RGB", (drawn[0].width, drawn[0].height * len(drawn)))
+        for row, frame in enumerate(drawn):
+            tall.paste(frame, (0, row * frame.height))
+        return tall.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for rgb in sorted(used) for channel in rgb])
+    return palette
 
 
 def _dots(draw: ImageDraw.ImageDraw, picture: Scene, k: float) -> None:
