@@ -170,11 +170,10 @@ def solve(
     from cpflow import reports
 
     with failures():
-        entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
-        looks = reports.Looks(color.value, svg, png)
-        solved = reports.show_solved(entries, format.value, quiet, _where(jobs, cluster), options, looks)
-        raise typer.Exit(2 if bad else solved)
+        looks, where = reports.Looks(color.value, svg, png), _where(jobs, cluster)
+        show = lambda entries: reports.show_solved(entries, format.value, quiet, where, options, looks)  # noqa: E731
+        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, hint, keep_going, show))
 
 
 @app.command()
@@ -205,11 +204,10 @@ def unique(
     from cpflow import reports
 
     with failures():
-        entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
-        looks = reports.Looks(color.value, svg, png)
-        proven = reports.show_uniqueness(entries, format.value, quiet, _where(jobs, cluster), options, looks)
-        raise typer.Exit(2 if bad else proven)
+        looks, where = reports.Looks(color.value, svg, png), _where(jobs, cluster)
+        show = lambda entries: reports.show_uniqueness(entries, format.value, quiet, where, options, looks)  # noqa: E731
+        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, hint, keep_going, show))
 
 
 @app.command()
@@ -238,10 +236,10 @@ def count(
     from cpflow import reports
 
     with failures():
-        entries, bad = _load(files, input_format, allow_touch, allow_blanks, hint, keep_going)
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
-        counted = reports.show_counts(entries, limit, format.value, quiet, _where(jobs, cluster), options)
-        raise typer.Exit(2 if bad else counted)
+        where = _where(jobs, cluster)
+        show = lambda entries: reports.show_counts(entries, limit, format.value, quiet, where, options)  # noqa: E731
+        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, hint, keep_going, show))
 
 
 @app.command()
@@ -587,6 +585,30 @@ def _load(
     for error in bad or []:
         print(error, file=sys.stderr)
     return entries, bool(bad)
+
+
+SEVERITY = (4, 2, 1, 3, 0)  # exit codes, the one that outranks the others first
+
+
+def _each_batch(files: list[str], input_format, touch: bool, blanks: bool, hint: Path | None, keep_going: bool, show):
+    """Show each batch of puzzles as it is read (a stream's pieces as they arrive; cpflow.workflows.inputs):
+    the exit code that outranks the others'; 2 when some file was bad (with --keep-going), unless 4 (a bug)."""
+    from cpflow.board.grid import Rules
+    from cpflow.workflows.inputs import batches
+
+    bad: list[PuzzleFormatError] | None = [] if keep_going else None
+    codes, said = [0], 0
+    for entries in batches(files, input_format.value, Rules(touch=touch, blanks=blanks), hint, bad):
+        for error in (bad or [])[said:]:
+            print(error, file=sys.stderr)
+        said = len(bad or [])
+        if entries:
+            codes.append(show(entries))
+        sys.stdout.flush()  # a stream's answers are read as they come
+    for error in (bad or [])[said:]:
+        print(error, file=sys.stderr)
+    code = min(codes, key=SEVERITY.index)
+    return code if code == 4 else 2 if bad else code
 
 
 def _where(jobs: int, cluster: str | None):

@@ -47,6 +47,15 @@ def test_an_unexpected_error_is_its_puzzles_verdict_and_the_batch_goes_on(monkey
     assert said.endswith("; a bug in cpflow, please report it") and "Traceback" not in result.stderr
 
 
+def test_an_error_verdict_outranks_a_bad_file_skipped_with_keep_going(monkeypatch, tmp_path):
+    monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("RX\n")
+    result = runner.invoke(app, ["solve", "--quiet", "-k", str(GOOD), str(bad), str(BROKEN)])
+    assert result.exit_code == 4  # a bug in cpflow is not hidden behind the user's bad file (exit 2)
+    assert any(line.startswith(f"{bad}:1:1: ") for line in result.stderr.splitlines())
+
+
 @pytest.mark.timeout(60)  # a multiprocessing.Pool waited forever for the item of a process that died
 def test_a_process_of_a_pool_that_dies_in_a_puzzle_is_its_verdict_and_the_batch_goes_on(monkeypatch):
     def killed_on_broken(puzzle, **options):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import glob
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -61,6 +61,47 @@ def _puzzles(path: Path, fmt: str) -> list[Puzzle]:
     if str(path) == STDIN:
         return parse(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", fmt)
     return load(path, fmt)
+
+
+def batches(
+    arguments: Iterable[str],
+    fmt: str = "auto",
+    rules: Rules = FLOW,
+    hint: str | Path | None = None,
+    bad: list[PuzzleFormatError] | None = None,
+) -> Iterator[list[Entry]]:
+    """The puzzles named, in batches to work on one after another: the puzzles of regular files
+    together (all read and checked first, as `load_all` does), and each piece of a stream (a pipe,
+    a FIFO) as soon as it has arrived (cpflow.workflows.streams). A bad piece of a stream raises,
+    unless a `bad` list collects it and the stream goes on."""
+    from cpflow.workflows import streams
+
+    arguments = list(arguments)
+    if hint is not None or not any(streams.is_stream(a) for a in arguments):
+        yield load_all(arguments, fmt, rules, hint, bad)
+        return
+    files: list[str] = []
+    for argument in [*arguments, None]:
+        if argument is not None and not streams.is_stream(argument):
+            files.append(argument)
+            continue
+        if files:
+            yield load_all(files, fmt, rules, None, bad)
+            files = []
+        if argument is None:
+            return
+        index, source = 0, "<stdin>" if argument == STDIN else argument
+        for piece in streams.pieces(argument, fmt):
+            if isinstance(piece, PuzzleFormatError):
+                if bad is None:
+                    raise piece
+                bad.append(piece)
+                yield []  # so that the bad piece is said now, not when the stream ends
+                continue
+            yield [Entry(source, index + i, replace(p, rules=rules)) for i, p in enumerate(piece, 1)]
+            index += len(piece)
+        if not index and (bad is None or not bad):
+            raise PuzzleFormatError.whole(source, "the stream ended with no puzzle in it")
 
 
 def load_all(

@@ -1,0 +1,114 @@
+"""Puzzles from a stream (a pipe, a FIFO, a terminal): read once, each answered as it arrives.
+
+A regular file is read whole and checked before any puzzle in it is worked on. A stream
+may never end (a FIFO a game keeps open, `tail -f`), so it is read line by line and cut
+into pieces, each worked on as soon as it is complete:
+- a level line is a piece of its own;
+- `W H` (the header format) and the H rows after it; `0 0` ends the stream;
+- a JSON value: the lines until they parse (or a blank line);
+- anything else (classic grids, the board format): the lines up to a blank line.
+Errors name the line in the whole stream. Each piece is held to the size limit of a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from cpflow.board.errors import PuzzleFormatError
+from cpflow.board.formats import MAX_BYTES, decode, parse
+from cpflow.board.levelpack import is_level
+
+STDIN = "-"
+HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
+
+
+def is_stream(argument: str) -> bool:
+    """Whether an input argument names a stream: standard input that is not a regular file, a FIFO,
+    or a character device."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode if argument == STDIN else os.stat(argument).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+
+
+def pieces(argument: str, fmt: str = "auto") -> Iterator[list | PuzzleFormatError]:
+    """The puzzles of a stream, a list for each piece as it is complete (puzzles as `parse` reads
+    them), or the PuzzleFormatError of a bad piece (located in the whole stream), after which the
+    stream goes on. What makes the stream unreadable (a line over the limit, bad bytes) is raised."""
+    source = "<stdin>" if argument == STDIN else argument
+    if argument == STDIN:
+        yield from _pieces(sys.stdin.buffer, source, fmt)
+        return
+    try:
+        with Path(argument).open("rb") as stream:
+            yield from _pieces(stream, source, fmt)
+    except OSError as error:
+        raise PuzzleFormatError.whole(source, f"cannot read: {error.strerror}") from None
+
+
+def _pieces(stream: BinaryIO, source: str, fmt: str) -> Iterator[list | PuzzleFormatError]:
+    for first, text in _texts(stream, source, fmt in ("auto", "header")):
+        try:
+            found = parse(text, source, fmt)
+        except PuzzleFormatError as error:
+            line = None if error.line is None else error.line + first - 1
+            yield PuzzleFormatError(source, line, error.col, error.message)
+            continue
+        yield found
+
+
+def _texts(stream: BinaryIO, source: str, headers: bool = True) -> Iterator[tuple[int, str]]:
+    """(number of its first line, text) of each piece, read line by line; `headers`: a line `W H`
+    opens a piece of the header format."""
+    number, lines, first = 0, [], 0
+    rows_left = None  # a header piece: rows still to come
+    while True:
+        raw = stream.readline(MAX_BYTES + 1)
+        if raw:
+            number += 1
+            line = decode(raw, source) if len(raw) <= MAX_BYTES else None
+            if line is None:
+                raise PuzzleFormatError(source, number, 1, f"line is longer than the limit of {MAX_BYTES} bytes")
+        if not raw or not line.strip():  # the end, or a blank line
+            if lines and (rows_left is None or not raw):
+                yield first, "".join(lines)
+                lines = []
+            if not raw:
+                return
+            continue
+        if not lines:
+            first = number
+            header = HEADER.match(line) if headers else None
+            if header and (int(header[1]), int(header[2])) == (0, 0):
+                return  # the header format's end mark
+            rows_left = int(header[2]) + 1 if header else None
+            if is_level(line):
+                yield number, line
+                continue
+        lines.append(line)
+        if sum(map(len, lines)) > MAX_BYTES:
+            raise PuzzleFormatError(source, first, 1, f"puzzle is larger than the limit of {MAX_BYTES} bytes")
+        if rows_left is not None:
+            rows_left -= 1
+            if rows_left == 0:
+                yield first, "".join(lines)
+                lines, rows_left = [], None
+        elif lines[0].lstrip().startswith("{") and _is_json("".join(lines)):
+            yield first, "".join(lines)
+            lines = []
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
