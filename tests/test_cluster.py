@@ -153,6 +153,11 @@ def test_a_puzzle_refused_on_bad_input_is_said_for_it_alone_and_the_batch_exits_
 
 def test_bad_cluster_addresses_and_jobs_with_cluster_are_usage_errors():
     assert run("solve", "--cluster", "not an address", BATCH[0]).exit_code == 2
+    for address in ("local:0", "local:00", "tcp://127.0.0.1:0", "local:x"):
+        began = time.monotonic()
+        result = run("solve", "--cluster", address, BATCH[0])
+        assert result.exit_code == 2 and time.monotonic() - began < 5, (address, result.stderr)  # refused at once
+    assert "starts no worker" in run("solve", "--cluster", "local:0", BATCH[0]).stderr
     assert run("unique", "--jobs", "2", "--cluster", "local:2", BATCH[0]).exit_code == 2
     assert Where.of(1, "tcp://10.0.0.5:8786") == Where(1, "tcp://10.0.0.5:8786")
     assert Where.of(3, None) == Where(3)
@@ -200,6 +205,36 @@ def test_a_worker_killed_mid_batch_loses_nothing_every_answer_arrives_once():
             for puzzle, file in zip(puzzles, files, strict=True)
         ]
         assert [answer.solutions for answer in answers] == intended  # each in its place, once
+    finally:
+        for process in reversed(started):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
+
+
+@pytest.mark.timeout(120)
+def test_a_cluster_whose_every_worker_is_gone_is_given_up_in_one_line(tmp_path):
+    from test_interrupts import QUICK, slow_board
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    started = [dask("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard")]
+    try:
+        worker = ["worker", address, "--nthreads", "1", "--name", "only", "--no-dashboard", "--host", "127.0.0.1"]
+        started.append(dask(*worker))
+        wait_for_workers(address, 1)
+        command = [sys.executable, "-m", "cpflow", "solve", "-q", "--allow-touch", "--cluster", address]
+        with subprocess.Popen(
+            [*command, str(QUICK), str(slow_board(tmp_path))], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        ) as process:
+            assert process.stdout.readline().split()[:2] == [str(QUICK), "solved"]
+            kill_mid_task(address, "only", started[1])
+            gone = time.monotonic()
+            code = process.wait(timeout=60)
+            assert time.monotonic() - gone < 30  # not forever: the scheduler would wait for a worker
+            lines = process.stderr.read().splitlines()
+        assert code == 2
+        assert lines[-1].startswith(f"cpflow: every worker of the Dask cluster at {address} is gone")
     finally:
         for process in reversed(started):
             if process.poll() is None:

@@ -54,9 +54,14 @@ class Where:
             return cls(jobs)
         if jobs > 1:
             raise ValueError("use --jobs N or --cluster ADDRESS, not both")
-        if not re.fullmatch(rf"{LOCAL}(:[1-9]\d*)?|([a-z]+://)?[\w.\-\[\]:]+:\d+", cluster.strip()):
+        address = cluster.strip()
+        if re.fullmatch(rf"{LOCAL}:0*", address):
+            raise ValueError(f"{cluster!r} starts no worker: local:N needs N of 1 or more")
+        local = re.fullmatch(rf"{LOCAL}(:[1-9]\d*)?", address)
+        remote = re.fullmatch(r"([a-z]+://)?[\w.\-\[\]:]+:(\d+)", address)
+        if not local and not (remote and not address.startswith(LOCAL) and 0 < int(remote[2]) < 65536):
             raise ValueError(f"{cluster!r} is not 'local', 'local:N' or a scheduler address like tcp://host:8786")
-        return cls(1, cluster.strip())
+        return cls(1, address)
 
 
 @dataclass(frozen=True)

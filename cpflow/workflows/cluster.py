@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -30,6 +31,8 @@ from cpflow.workflows.batch import LOCAL, Failed
 RETRIES = 2  # a task that raised (a lost connection, say) is run again this many times
 CONNECT_SECONDS = 10  # to reach a scheduler
 WORKERS_SECONDS = 60  # for a first worker to join a scheduler that has none
+GONE_SECONDS = 10  # with no worker left this long while answers are awaited, the batch is given up
+LOOK_SECONDS = 1  # between looks at the workers while an answer is awaited
 # One thread per worker process (generation is Python, held by the GIL); no dashboard; the scheduler's
 # health page on a free local port rather than 8787, which another cluster may hold.
 LOCAL_CLUSTER = {
@@ -61,21 +64,34 @@ def each_on_cluster(
         pending = deque(client.map(work, items, key=keys, retries=RETRIES, pure=False))
         try:
             while pending:
-                yield _answer(pending[0], items[len(items) - len(pending)])
+                yield _answer(client, pending[0], items[len(items) - len(pending)], address)
                 pending.popleft()  # released: the cluster may forget it
         finally:  # done, interrupted (Ctrl-C) or abandoned: nothing of this batch is left running
             client.cancel(list(pending))
 
 
-def _answer(future, item):
-    """The task's answer; Failed for an item whose task killed worker after worker."""
+def _answer(client, future, item, address: str):
+    """The task's answer; Failed for an item whose task killed worker after worker. ClusterUnavailable
+    when the cluster has had no worker for GONE_SECONDS: the scheduler would wait for one forever."""
     from distributed import KilledWorker
 
-    try:
-        return future.result()
-    except KilledWorker:
-        name = getattr(item, "name", None) or "a task"
-        return Failed(f"cpflow: {name}: its task killed every worker that ran it (out of memory?)")
+    alone_since = None
+    while True:
+        try:
+            return future.result(timeout=LOOK_SECONDS)
+        except KilledWorker:
+            name = getattr(item, "name", None) or "a task"
+            return Failed(f"cpflow: {name}: its task killed every worker that ran it (out of memory?)")
+        except TimeoutError:
+            if client.nthreads():
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > GONE_SECONDS:
+                raise ClusterUnavailable(
+                    f"every worker of the Dask cluster at {address} is gone (none for {GONE_SECONDS} s); "
+                    "what is printed above was finished"
+                ) from None
 
 
 @contextmanager
