@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -13,6 +16,7 @@ from cpflow.board.verify import violations
 from cpflow.cli import app
 
 runner = CliRunner()
+NO_SHELL = {k: v for k, v in os.environ.items() if k not in ("SHELL", "PS1")}  # as a process a shell did not start
 SOLVABLE = project_puzzles()
 UNSOLVABLE = project_puzzles(solvable=False)
 
@@ -87,10 +91,19 @@ def test_solution_files_named_by_an_unquoted_shell_glob_are_left_out():
     )
 
 
-def test_a_time_limit_of_zero_gives_unknown_and_exit_1():
-    result = run("solve", "--quiet", "--time-limit", "0", SOLVABLE[-1])
+def test_a_time_limit_too_short_to_start_gives_unknown_and_exit_1():
+    result = run("solve", "--quiet", "--time-limit", "1e-9", SOLVABLE[-1])
     assert result.exit_code == 1
     assert result.stdout.split()[1] == "unknown"
+
+
+@pytest.mark.parametrize("command", ["solve", "unique", "count", "hint", "compare", "generate"])
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_a_time_limit_of_zero_or_less_is_refused_in_one_line(command, limit):
+    files = [] if command == "generate" else [SOLVABLE[0]]
+    result = run(command, "--time-limit", limit, *files)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"cpflow {command}: --time-limit: must be more than 0 seconds (see 'cpflow {command} -h')\n"
 
 
 @pytest.mark.parametrize(
@@ -121,10 +134,24 @@ def test_missing_file_and_unmatched_glob_exit_2(tmp_path):
         assert result.stderr.startswith(f"{argument}{message}")
 
 
-def test_usage_errors_exit_2():
-    assert run("solve").exit_code == 2
-    assert run("solve", "--format", "xml", SOLVABLE[0]).exit_code == 2
-    assert run("solve", "--workers", "0", SOLVABLE[0]).exit_code == 2
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["solve"], "cpflow solve: missing argument 'FILE...'"),
+        (["verify"], "cpflow verify: missing argument 'PUZZLE'"),
+        (["solve", "--format", "xml", "x"], "cpflow solve: --format: 'xml' is not one of 'auto', 'terminal', "),
+        (["unique", "--workers", "0", "x"], "cpflow unique: --workers: 0 is not in the range x>=1"),
+        (["count", "--bogus", "x"], "cpflow count: no such option: --bogus"),
+        (["nosuch"], "cpflow: no such command 'nosuch'"),
+        (["generate", "--size", "3"], "cpflow generate: --size: '3' is not a size like 7x7"),
+        (["render", "x"], "cpflow render: missing option '--out'"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args, said):
+    result = run(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(said) and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.endswith(f" (see '{said.split(':')[0]} -h')\n")
 
 
 def test_input_format_can_be_forced(tmp_path):
@@ -344,3 +371,14 @@ def test_text_output_of_an_unsolvable_board_is_refused_as_a_solution(tmp_path):
     answer.write_text(run("solve", "--format", "text", UNSOLVABLE[0]).stdout)
     refused = run("verify", UNSOLVABLE[0], answer)
     assert refused.exit_code == 2 and refused.stderr == f"{answer}: no board in it, only remarks ('# ' lines)\n"
+
+
+@pytest.mark.parametrize(
+    ("shell", "marker"),
+    [("bash", "complete -o"), ("zsh", "#compdef cpflow"), ("fish", "complete --command cpflow"), ("pwsh", "Register-")],
+)
+def test_show_completion_prints_the_named_shells_script_without_a_shell_around(shell, marker):
+    done = subprocess.run(
+        [sys.executable, "-m", "cpflow", "--show-completion", shell], capture_output=True, text=True, env=NO_SHELL
+    )
+    assert done.returncode == 0 and marker in done.stdout and "_CPFLOW_COMPLETE" in done.stdout
