@@ -96,6 +96,6 @@ def _print(console, found: Hint, shown: str, number: int | None) -> None:
             highlight=highlight,
             marked=marked,
         )
-        console.print(drawing, end="")
+        console.print(drawing, end="", soft_wrap=True)
     else:
         print("\n".join(records.play_rows(found.play)))

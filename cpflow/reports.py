@@ -87,9 +87,9 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, where, option
             if result.status is Status.UNSOLVABLE:
                 show_why(console, entry.puzzle, shown, remark)
             if result.solution and shown == "terminal":
-                console.print(_terminal(console, entry.puzzle, result.solution), end="")
+                console.print(_terminal(console, entry.puzzle, result.solution), end="", soft_wrap=True)
             elif result.solution:
-                print(picture(entry.puzzle, result.solution), end="")
+                print(picture(entry.puzzle, result.solution), end="", soft_wrap=True)
         looks.draw(entry, [result.solution] if result.solution else [])
         statuses.append((result.status, result.seconds))
     if len(entries) > 1:
@@ -190,7 +190,7 @@ def show_why(console: Console, puzzle: Puzzle, shown: str, remark: str = "") -> 
         drawing = terminal(
             puzzle, width=console.width, colour=console.color_system is not None, highlight=cover, marked=ends
         )
-        console.print(drawing, end="")
+        console.print(drawing, end="", soft_wrap=True)
     else:
         owner = {cell_of(n): c for n, c in puzzle.endpoint_colour().items()}
         for row in puzzle.array():
@@ -227,9 +227,9 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, op
                 if len(found.solutions) > 1:
                     print(f"solution {number}:")
                 if shown == "terminal":
-                    console.print(_terminal(console, entry.puzzle, solution, differ), end="")
+                    console.print(_terminal(console, entry.puzzle, solution, differ), end="", soft_wrap=True)
                 else:
-                    print(picture(entry.puzzle, solution), end="")
+                    print(picture(entry.puzzle, solution), end="", soft_wrap=True)
             if differ and shown != "terminal":
                 print("differences:\n" + "\n".join(differences_grid(entry.puzzle, differ)))
         looks.draw(entry, found.solutions, found.differences())

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from rich.text import Text
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, ZUCKER, board, needs_zucker, project_puzzles
@@ -382,3 +383,14 @@ def test_show_completion_prints_the_named_shells_script_without_a_shell_around(s
         [sys.executable, "-m", "cpflow", "--show-completion", shell], capture_output=True, text=True, env=NO_SHELL
     )
     assert done.returncode == 0 and marker in done.stdout and "_CPFLOW_COMPLETE" in done.stdout
+
+
+@pytest.mark.parametrize("colour", ["never", "always"])
+def test_a_wide_board_is_never_wrapped_in_the_terminal_picture(tmp_path, colour):
+    wide = tmp_path / "wide.txt"
+    rows = ["A" + "." * 43 + "B", "." * 45, "A" + "." * 43 + "B"]
+    wide.write_text("board 45x3 hex\n" + "\n".join(rows) + "\n")
+    result = run("solve", "--format", "terminal", "--color", colour, wide)
+    drawn = [line for line in result.stdout.splitlines() if "·" in line or "●" in line]
+    assert len(drawn) == 2 * 3  # two text lines a row of hexagons, none broken in two
+    assert all(len(Text.from_ansi(line).plain) <= 80 for line in drawn)

@@ -132,3 +132,27 @@ def test_count_cli_exact_capped_and_json(tmp_path):
     record = json.loads(runner.invoke(app, ["count", "-f", "json", str(two)]).stdout)
     assert (record["count"], record["exact"]) == (2, True)
     assert runner.invoke(app, ["count", str(tmp_path / "missing.txt")]).exit_code == 2
+
+
+def test_a_count_the_time_limit_cuts_short_reports_the_solutions_found_so_far(monkeypatch):
+    from cpflow.engines import front
+    from cpflow.engines.deadline import OutOfTime
+
+    puzzle = board(
+        """
+        B..G
+        .GB.
+        .RR.
+        ....
+        """
+    )
+    found = list(front.solutions(puzzle, front.budget(puzzle)))
+    assert len(found) == 2
+
+    def found_then_out_of_time(*args, **kwargs):
+        yield from found
+        raise OutOfTime  # the time limit, before the search could prove there are no more
+
+    monkeypatch.setattr(front, "solutions", found_then_out_of_time)
+    counted = count(puzzle, 1000, time_limit=5)
+    assert (counted.number, counted.exact) == (2, False)  # not "at least 0"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from cpflow.board.grid import Puzzle, Solution, differ
 from cpflow.deduce.rules import Contradiction, Partial, applies
 from cpflow.deduce.search import Exhausted, solutions
-from cpflow.engines.deadline import Deadline
+from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
 
 WORK = 200_000  # the search's budget, in branches x nodes (models/forced.md)
@@ -54,8 +54,9 @@ def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline
 
 
 def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[Solution], Status] | Handover:
-    """Up to `limit` solutions and SOLVED (all of them) or UNKNOWN (the limit came first) when
-    the search finishes, else what the model starts from."""
+    """Up to `limit` solutions and SOLVED (all of them) or UNKNOWN (the limit or the deadline came
+    first: those found so far) when the search finishes or runs out of time, else what the model
+    starts from."""
     began = time.perf_counter()
     if not applies(puzzle):
         return Handover(None, 0.0)
@@ -69,6 +70,8 @@ def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[So
         return [], Status.SOLVED
     except Exhausted as out:
         return Handover(out.root, time.perf_counter() - began)
+    except OutOfTime:
+        return found, Status.UNKNOWN
     return found, Status.SOLVED
 
 

@@ -59,7 +59,7 @@ def terminal(
     colour_of = dict(play) if play is not None else solution.colour_of() if solution else {}
     look = _looks(puzzle, colour_of, highlight, marked)
     if puzzle.shape == "hex":
-        return _hex(puzzle, colour_of, look)
+        return _hex(puzzle, colour_of, look, compact)
     links = _links(puzzle, _steps(puzzle, solution, play))
     endpoint = {cell_of(node): name for node, name in puzzle.endpoint_colour().items()}
     bridges, walls = set(puzzle.bridges()), puzzle.walls()
@@ -131,8 +131,10 @@ def _off_edge(cell: Cell, other: Cell) -> tuple[int, int]:
     return (-1 if r2 > r1 else 1, 0)
 
 
-def _hex(puzzle: Puzzle, colour_of: Mapping[Node, Colour], look) -> Text:
-    """A hexagonal board, two text lines per row: odd columns above, even columns (half a cell lower) below."""
+def _hex(puzzle: Puzzle, colour_of: Mapping[Node, Colour], look, compact: bool = False) -> Text:
+    """A hexagonal board, two text lines per row: odd columns above, even columns (half a cell lower) below;
+    one character a cell when `compact`, else two."""
+    gap = "" if compact else " "
     endpoint = {cell_of(node) for node in puzzle.endpoint_colour()}
     covered = {cell_of(node) for node in colour_of}
     text = Text()
@@ -140,10 +142,10 @@ def _hex(puzzle: Puzzle, colour_of: Mapping[Node, Colour], look) -> Text:
         for parity in (1, 0):
             for c, cell in enumerate(row):
                 if cell is None or c % 2 != parity:
-                    text.append("  ")
+                    text.append(" " + gap)
                 else:
                     text.append("●" if cell in endpoint else "•" if cell in covered else "·", style=look(cell))
-                    text.append(" ")
+                    text.append(gap)
             text.append("\n")
     return text
 
