@@ -89,7 +89,7 @@ def show_solved(entries: Sequence[Entry], shown: str, quiet: bool, where, option
             if result.solution and shown == "terminal":
                 console.print(_terminal(console, entry.puzzle, result.solution), end="", soft_wrap=True)
             elif result.solution:
-                print(picture(entry.puzzle, result.solution), end="", soft_wrap=True)
+                print(picture(entry.puzzle, result.solution), end="")
         looks.draw(entry, [result.solution] if result.solution else [])
         statuses.append((result.status, result.seconds))
     if len(entries) > 1:
@@ -229,7 +229,7 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, op
                 if shown == "terminal":
                     console.print(_terminal(console, entry.puzzle, solution, differ), end="", soft_wrap=True)
                 else:
-                    print(picture(entry.puzzle, solution), end="", soft_wrap=True)
+                    print(picture(entry.puzzle, solution), end="")
             if differ and shown != "terminal":
                 print("differences:\n" + "\n".join(differences_grid(entry.puzzle, differ)))
         looks.draw(entry, found.solutions, found.differences())

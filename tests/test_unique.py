@@ -110,7 +110,7 @@ def test_unique_cli_exit_codes_and_json(tmp_path):
     assert records[1]["differences"] and records[0]["differences"] == []
     unsolvable = project_puzzles(solvable=False)[0]
     assert runner.invoke(app, ["unique", "-q", str(unsolvable)]).exit_code == 1
-    assert runner.invoke(app, ["unique", "-q", "--time-limit", "0", str(project_puzzles()[-1])]).exit_code == 3
+    assert runner.invoke(app, ["unique", "-q", "--time-limit", "1e-9", str(project_puzzles()[-1])]).exit_code == 3
 
 
 def test_unique_text_output_marks_the_differences(tmp_path):
