@@ -576,10 +576,11 @@ def generate(
     bad usage or when --out holds a file it would overwrite.
     """
     from cpflow import reports
-    from cpflow.workflows.generate import colour_range, size_of
+    from cpflow.workflows.generate import check_holes, colour_range, size_of
 
     with failures():
         width, height = _option("--size", size_of, size)
+        _option("--holes", check_holes, width, height, holes)
         wanted = _option("--colours", colour_range, colours, width * height) if colours else None
         looks = reports.Looks(svg=svg, png=png)
         where = _where(jobs, cluster)

@@ -320,7 +320,7 @@ def show_generated(
 
     if (out and not _writable(out)) or not looks.ready():
         return 2
-    wanted = wanted or default_colours(width, height)
+    wanted = wanted or default_colours(width, height, holes)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
     taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []

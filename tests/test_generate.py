@@ -158,3 +158,13 @@ def test_generate_refuses_sizes_the_readers_refuse_and_folders_it_cannot_write(t
         result = run("generate", "--size", "5x5", "--seed", "1", option, blocked / "inside")
         assert result.exit_code == 2 and "cannot write here" in result.stderr and "Traceback" not in result.output
     assert run("solve", "--png", blocked / "inside", PUZZLES / "starter_5x5.txt").exit_code == 2
+
+
+def test_advice_on_what_cannot_be_made_is_true_when_followed():
+    too_many = CliRunner().invoke(app, ["generate", "--size", "5x5", "--holes", "30", "--seed", "1"])
+    assert too_many.exit_code == 2 and "at most 21" in too_many.stderr
+    assert CliRunner().invoke(app, ["generate", "--size", "5x5", "--holes", "21", "--seed", "1"]).exit_code == 0
+    few = CliRunner().invoke(app, ["generate", "--size", "10x10", "--colours", "2", "--seed", "1"])
+    assert few.exit_code == 1 and "allow more colours, e.g. --colours " in few.stderr
+    advised = few.stderr.split("--colours ")[-1].split()[0]
+    assert CliRunner().invoke(app, ["generate", "--size", "10x10", "--colours", advised, "--seed", "1"]).exit_code == 0

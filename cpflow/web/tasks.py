@@ -137,7 +137,8 @@ def generate(ask: dict, limits: Limits) -> dict:
     colours = ask.get("colours")
     wanted = _option("colours", making.colour_range, colours, width * height) if colours else None
     seed = ask["seed"] if ask.get("seed") is not None else random.randrange(2**31)
-    wanted = wanted or making.default_colours(width, height)
+    _option("holes", making.check_holes, width, height, ask["holes"])
+    wanted = wanted or making.default_colours(width, height, ask["holes"])
     board_ = making.plain(width, height, ask["shape"])
     made = next(making.generate_many(board_, wanted, 1, seed, ask["time_limit"], ask["holes"], ask["walls"]))
     answer = records.generated(made.puzzle, made.solution, seed, made.seconds)

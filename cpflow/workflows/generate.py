@@ -76,16 +76,28 @@ def colour_range(text: str, cells: int) -> tuple[int, int]:
     return low, high
 
 
-def default_colours(width: int, height: int) -> tuple[int, int]:
+def check_holes(width: int, height: int, holes: int) -> int:
+    """The holes asked for, when they leave a board: ValueError unless 4 cells or more stay (two colours)."""
+    most = width * height - 4
+    if holes > most:
+        raise ValueError(f"{holes} holes leave no board of {width}x{height}: at most {max(0, most)} (4 cells stay)")
+    return holes
+
+
+def default_colours(width: int, height: int, holes: int = 0) -> tuple[int, int]:
     """A colour range like the game's: from about the square root of the cell count up.
 
     The upper end allows one colour per 11 cells on big boards: a cover by well-mixed
     paths that do not touch themselves has about that many (bench/generate.py made
     61-82 colours on 30x30), and asking for fewer straightens the paths into stripes.
+    The range is worked out on the whole array, then kept within what the cells left after
+    `holes` can hold (two cells a colour).
     """
     cells = width * height
     root = cells**0.5
-    return max(2, round(0.8 * root)), max(3, round(1.2 * root), round(cells / 11))
+    fewest, most = max(2, round(0.8 * root)), max(3, round(1.2 * root), round(cells / 11))
+    most = min(most, (cells - holes) // 2)
+    return min(fewest, most), most
 
 
 def plain(width: int, height: int, shape: str = "square") -> Puzzle:
@@ -153,18 +165,29 @@ def cover(board: Puzzle, colours: tuple[int, int], rng: Random, tries: int = TRI
     """
     low, high = colours
     tile, winding = TILE, 2.0
+    missed = {"more": 0, "fewer": 0, "board": 0}  # why tries failed: too many paths, too few, a lone cell
     for _ in range(tries):
         paths = join(board, pieces(board, tile, winding, rng), rng.randint(low, high), rng)
         if len(paths) > high:
             tile, winding = tile + 1, winding * 0.8
+            missed["more"] += 1
         elif all(len(path) >= 2 and _can_end(path[0]) and _can_end(path[-1]) for path in paths):
             while len(paths) < low and split(paths, set(board.cells), rng):
                 pass
             if len(paths) >= low:
                 return [tuple(path) for path in paths]
+            missed["fewer"] += 1
+        else:
+            missed["board"] += 1
+    usual_low, usual_high = default_colours(board.width, board.height, len(board.holes()))
+    advice = {
+        "more": f"allow more colours, e.g. --colours {min(low, usual_low)}-{max(high + 1, usual_high)}",
+        "fewer": f"allow fewer colours, e.g. --colours {min(low - 1, usual_low)}-{high}",
+        "board": "take out fewer holes or walls",
+    }[max(missed, key=missed.get)]
     raise GenerationFailed(
         f"found no cover of a {board.width}x{board.height} board by {low}-{high} non-touching paths "
-        f"in {tries} tries; allow more colours"
+        f"in {tries} tries; {advice}"
     )
 
 
