@@ -354,27 +354,40 @@ def count(
 @app.command()
 def verify(
     file: Annotated[
-        Path, typer.Argument(metavar="PUZZLE", help="The puzzle file (a level file carries its own solution).")
+        str,
+        typer.Argument(
+            metavar="PUZZLE", help="The puzzle file (a level file carries its own solutions); - for standard input."
+        ),
     ],
     solution: Annotated[
-        Path | None, typer.Argument(metavar="[SOLUTION]", help="The solution: a coloured grid, JSON, or a level line.")
+        str | None,
+        typer.Argument(
+            metavar="[SOLUTION]",
+            help="The solutions: coloured grids, JSON, or level lines, one per puzzle of PUZZLE in order "
+            "(or one for all); - for standard input.",
+        ),
     ] = None,
     input_format: InputOption = AUTO,
+    allow_touch: AllowTouch = False,
+    allow_blanks: AllowBlanks = False,
 ) -> None:
-    """Check a solution against the puzzle and the rules, and say what is wrong.
+    """Check solutions against their puzzles and the rules, and say what is wrong: the first rule
+    broken and where (`3:5: path B touches itself`: row 3, column 5), then the others.
 
     Without SOLUTION, checks the solutions the puzzle file carries (level lines, JSON
     paths). Exit 0 when every solution is right, 1 when one breaks a rule, 2 on bad input.
     """
     from cpflow import reports
+    from cpflow.board.grid import Rules
 
     with failures():
-        raise typer.Exit(reports.show_verified(file, solution, input_format.value))
+        rules = Rules(touch=allow_touch, blanks=allow_blanks)
+        raise typer.Exit(reports.show_verified(file, solution, input_format.value, rules))
 
 
 @app.command()
 def render(
-    file: Annotated[Path, typer.Argument(metavar="PUZZLE", help="The puzzle file.")],
+    file: Annotated[str, typer.Argument(metavar="PUZZLE", help="The puzzle file; - for standard input.")],
     out: Annotated[
         Path, typer.Option(metavar="FILE", help="The picture: .svg, .png, or .gif (an animation).", dir_okay=False)
     ],
@@ -402,16 +415,18 @@ def render(
     from dataclasses import replace
 
     from cpflow import reports
-    from cpflow.board.formats import load_with_solutions
+    from cpflow.board.formats import parse_with_solutions
     from cpflow.board.grid import Rules
+    from cpflow.workflows.inputs import text_of
 
     with failures():
-        found = load_with_solutions(file, input_format.value)
+        text, source = text_of(file)
+        found = parse_with_solutions(text, source, input_format.value)
         if index > len(found):
-            raise PuzzleFormatError.whole(str(file), f"holds {len(found)} puzzle(s), no puzzle {index}")
+            raise PuzzleFormatError.whole(source, f"holds {len(found)} puzzle(s), no puzzle {index}")
         puzzle, carried = found[index - 1]
         puzzle = replace(puzzle, rules=Rules(touch=allow_touch, blanks=allow_blanks))
-        entry = reports.Entry(str(file), index, puzzle)
+        entry = reports.Entry(source, index, puzzle)
         drawn = reports.show_rendered(
             entry, out, solution, solve, engine.value, carried, labels=labels, animate=animate
         )

@@ -255,23 +255,37 @@ def show_counts(entries: Sequence[Entry], limit: int, shown: str, quiet: bool, w
     return failed_exit(failures) or (0 if exact else 3)
 
 
-def show_verified(file: Path, solution_file: Path | None, fmt: str) -> int:
-    """Check solutions (given, or carried by the puzzle file); 0 when all are right, 1 when one is not."""
-    from cpflow.board.formats import load_solution, load_with_solutions
-    from cpflow.board.verify import violations
+def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) -> int:
+    """Check the solutions of every puzzle of a file (given in SOLUTION, paired in order when it holds
+    as many, or carried by the puzzle file) under the rules; 0 when all are right, 1 when one is not.
+    A wrong one is said with the first rule it breaks and its cell (`3:5: path B touches itself`),
+    then the others."""
+    from dataclasses import replace
 
-    found = load_with_solutions(file, fmt)
+    from cpflow.board.formats import parse_solution, parse_with_solutions
+    from cpflow.board.grid import FLOW
+    from cpflow.board.verify import problems
+    from cpflow.workflows.inputs import STDIN, solution_texts, text_of
+
+    if file == STDIN and solution_file == STDIN:
+        raise PuzzleFormatError.whole(STDIN, "the puzzle and the solution cannot both come from standard input")
+    text, source = text_of(file)
+    found = parse_with_solutions(text, source, fmt)
     if solution_file is None and any(solution is None for _, solution in found):
-        raise PuzzleFormatError.whole(str(file), "carries no solution: name a solution file to check")
-    wrong = 0
-    for puzzle, carried in found:
-        solution = carried if solution_file is None else load_solution(puzzle, solution_file)
-        problems = violations(puzzle, solution)
-        wrong += bool(problems)
-        print(f"{puzzle.name}: " + ("valid" if not problems else "invalid"))
-        for problem in problems:
-            print(f"  {problem}")
-    return 1 if wrong else 0
+        raise PuzzleFormatError.whole(source, "carries no solution: name a solution file to check")
+    given, given_source = text_of(solution_file) if solution_file is not None else ("", "")
+    texts = solution_texts(given) if solution_file is not None else []
+    checked = []
+    for number, (puzzle, carried) in enumerate(found):
+        puzzle = replace(puzzle, rules=rules or FLOW)
+        piece = texts[number] if len(texts) == len(found) else given
+        solution = carried if solution_file is None else parse_solution(puzzle, piece, given_source)
+        checked.append((puzzle, problems(puzzle, solution)))
+    for puzzle, broken in checked:
+        print(f"{puzzle.name}: " + ("valid" if not broken else "invalid"))
+        for problem in broken:
+            print(f"  {problem.located()}")
+    return 1 if any(broken for _, broken in checked) else 0
 
 
 def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None, where=1) -> int:

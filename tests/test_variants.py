@@ -235,7 +235,7 @@ def test_verify_names_what_is_wrong_and_exits_1(tmp_path):
     wrong.write_text("board 3x4\n.R.\nG+G\n.R.\nRRR\n")
     result = run("verify", puzzle_file, wrong)
     assert result.exit_code == 1
-    assert "invalid" in result.stdout and "cell (0, 0) is not covered" in result.stdout
+    assert "invalid" in result.stdout and "  1:1: no path covers this cell" in result.stdout
     right = tmp_path / "right.json"
     paths = {"R": [[0, 1], [1, 1], [2, 1]], "G": [[1, 0], [1, 1], [1, 2]]}
     (tmp_path / "plus.txt").write_text("board 3x3\n#R#\nG+G\n#R#\n")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
-from conftest import board
+from conftest import PUZZLES, board
 from cpflow.board.formats import parse_solution
 from cpflow.board.grid import Solution
 from cpflow.board.verify import is_solution, violations
@@ -64,3 +67,49 @@ def test_a_path_that_touches_itself_is_named():
         "colour 'R' touches itself at cell (1, 1) and cell (1, 2)",
         "colour 'R' touches itself at cell (2, 0) and cell (2, 1)",
     ]
+
+
+def cli(*args, stdin: str | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "cpflow", *map(str, args)], input=stdin, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_verify_names_the_first_broken_rule_and_its_cell(tmp_path):
+    puzzle, touching = tmp_path / "p.txt", tmp_path / "s.txt"
+    puzzle.write_text("AB.\n...\nA.B\n")
+    touching.write_text("ABB\nAAB\nAAB\n")  # A runs down the left and back up: it touches itself
+    done = cli("verify", puzzle, touching)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[:2] == [f"{puzzle}: invalid", "  2:1: path A touches itself (beside 3:1)"]
+
+
+def test_verify_takes_allow_touch_and_accepts_what_solve_allow_touch_printed(tmp_path):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("AB.\n...\nA.B\n")
+    solved = cli("solve", "--allow-touch", puzzle)
+    assert solved.returncode == 0
+    assert cli("verify", "--allow-touch", puzzle, "-", stdin=solved.stdout).returncode == 0
+
+
+def test_verify_checks_every_puzzle_of_a_file_against_its_solution_in_order(tmp_path):
+    both = tmp_path / "two.txt"
+    both.write_text("2 2\nAB\nAB\n3 1\nA.A\n")  # the header format: two boards
+    answers = cli("solve", "--format", "json", both)
+    assert answers.returncode == 0 and len(answers.stdout.splitlines()) == 2
+    (tmp_path / "answers.json").write_text(answers.stdout)
+    done = cli("verify", both, tmp_path / "answers.json")
+    assert done.returncode == 0 and done.stdout.count(": valid") == 2
+    swapped = "\n".join(reversed(answers.stdout.splitlines())) + "\n"
+    assert cli("verify", both, "-", stdin=swapped).returncode == 1
+
+
+def test_verify_and_render_read_the_puzzle_from_stdin_and_say_an_unreadable_file_in_one_line(tmp_path):
+    text = (PUZZLES / "starter_5x5.txt").read_text()
+    solution = PUZZLES / "starter_5x5.solution.txt"
+    assert cli("verify", "-", solution, stdin=text).returncode == 0
+    drawn = tmp_path / "board.svg"
+    assert cli("render", "-", "--out", drawn, "--solve", stdin=text).returncode == 0 and drawn.exists()
+    for command in (["verify", tmp_path], ["render", tmp_path, "--out", drawn]):
+        done = cli(*command)
+        assert done.returncode == 2 and done.stderr == f"{tmp_path}: is a directory, not a puzzle file\n"

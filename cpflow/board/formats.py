@@ -200,16 +200,23 @@ def _trace(puzzle: Puzzle, colour_at: dict[Cell, str | None]) -> Solution:
 
 
 def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]) -> tuple[Node, ...]:
-    """A path from the colour's first endpoint to its second, by depth-first search (within a budget);
-    the longest prefix found when there is none, for the verifier to reject."""
+    """A path from the colour's first endpoint to its second through every cell of its colour, by
+    depth-first search (within a budget): where paths may touch themselves a grid does not show the
+    order, and a shorter path would leave cells uncovered. Else the first path found, else the
+    longest prefix, for the verifier to reject."""
     start, end = puzzle.endpoints[colour]
     lanes = {node for node in puzzle.nodes if len(node) == 3}
-    path, best, budget = [start], [start], SEARCH_BUDGET
+    cells = sum(1 for node in puzzle.nodes if node not in lanes and colour_at.get(node) == colour)
+    path, best, budget, first = [start], [start], SEARCH_BUDGET, None
     options = [[n for n in puzzle.neighbours[start]]]
     while path and budget:
         budget -= 1
         if path[-1] == end:
-            return tuple(path)
+            if sum(1 for node in path if node not in lanes) == cells:
+                return tuple(path)
+            first = first or tuple(path)
+            path.pop(), options.pop()
+            continue
         if not options[-1]:
             path.pop(), options.pop()
             continue
@@ -219,7 +226,7 @@ def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]
         path.append(nxt)
         options.append([n for n in puzzle.neighbours[nxt]])
         best = max(best, path, key=len)
-    return tuple(best)
+    return first or tuple(best)
 
 
 def parse_hints(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, Colour]:

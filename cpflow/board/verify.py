@@ -10,9 +10,27 @@ its `hints` must keep their colours.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import pairwise
 
-from cpflow.board.grid import Colour, Path, Puzzle, Solution, describe
+from cpflow.board.grid import Colour, Node, Path, Puzzle, Solution, cell_of, describe
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A rule a solution breaks: where (a node, or None for the whole solution), what in a few words
+    for a player (`short`, e.g. 'path B touches itself'), and the sentence `violations` gives."""
+
+    node: Node | None
+    short: str
+    said: str
+
+    def located(self) -> str:
+        """'3:5: path B touches itself': the row and column (from 1) first, when there is a node."""
+        if self.node is None:
+            return self.short
+        row, col = cell_of(self.node)
+        return f"{row + 1}:{col + 1}: {self.short}"
 
 
 def is_solution(puzzle: Puzzle, solution: Solution) -> bool:
@@ -21,6 +39,12 @@ def is_solution(puzzle: Puzzle, solution: Solution) -> bool:
 
 def violations(puzzle: Puzzle, solution: Solution) -> list[str]:
     """Every rule the solution breaks, as sentences naming colours and cells; [] if none."""
+    return [problem.said for problem in problems(puzzle, solution)]
+
+
+def problems(puzzle: Puzzle, solution: Solution) -> list[Problem]:
+    """Every rule the solution breaks, the first one first: colours, each path, sharing and
+    cover, the play's cells, then (only when all else holds) touching."""
     found = _colour_set_violations(puzzle, solution)
     for colour, path in solution.paths.items():
         if colour in puzzle.endpoints:
@@ -32,27 +56,43 @@ def violations(puzzle: Puzzle, solution: Solution) -> list[str]:
     return found
 
 
-def _colour_set_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+def _colour_set_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     missing = [c for c in puzzle.colours if c not in solution.paths]
     unknown = [c for c in solution.paths if c not in puzzle.endpoints]
-    return [f"colour {c!r} has no path" for c in missing] + [f"colour {c!r} is not in the puzzle" for c in unknown]
+    return [Problem(puzzle.endpoints[c][0], f"path {c} is missing", f"colour {c!r} has no path") for c in missing] + [
+        Problem(None, f"colour {c} is not in the puzzle", f"colour {c!r} is not in the puzzle") for c in unknown
+    ]
 
 
-def _path_violations(puzzle: Puzzle, colour: Colour, path: Path) -> list[str]:
+def _path_violations(puzzle: Puzzle, colour: Colour, path: Path) -> list[Problem]:
     """The path stays on the board, steps between neighbours and joins its endpoints."""
     off = [node for node in path if node not in puzzle.neighbours]
-    found = [f"colour {colour!r}: {describe(node)} is not on the board" for node in off]
+    found = [
+        Problem(None, f"path {colour} leaves the board", f"colour {colour!r}: {describe(node)} is not on the board")
+        for node in off
+    ]
     if len(path) < 2 or {path[0], path[-1]} != set(puzzle.endpoints[colour]):
-        found.append(f"colour {colour!r}: path does not run from one endpoint to the other")
+        stop = path[-1] if path and path[-1] in puzzle.neighbours else puzzle.endpoints[colour][0]
+        found.append(
+            Problem(
+                stop,
+                f"path {colour} stops here, short of its other end",
+                f"colour {colour!r}: path does not run from one endpoint to the other",
+            )
+        )
     found += [
-        f"colour {colour!r}: {describe(a)} and {describe(b)} are consecutive but not neighbours"
+        Problem(
+            a if a in puzzle.neighbours else None,
+            f"path {colour} jumps to {_at(b)}, which is not beside it",
+            f"colour {colour!r}: {describe(a)} and {describe(b)} are consecutive but not neighbours",
+        )
         for a, b in pairwise(path)
         if not puzzle.are_neighbours(a, b)
     ]
     return found
 
 
-def _sharing_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+def _sharing_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     """Each node is used exactly once: no crossing, no shared node, no loop, no gap."""
     owners: dict = {}
     for colour, path in solution.paths.items():
@@ -61,32 +101,48 @@ def _sharing_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
     found = []
     for node, colours in owners.items():
         if len(colours) > 1 and len(set(colours)) == 1:
-            found.append(f"colour {colours[0]!r} visits {describe(node)} more than once (a loop)")
+            said = f"colour {colours[0]!r} visits {describe(node)} more than once (a loop)"
+            found.append(Problem(node, f"path {colours[0]} comes back here (a loop)", said))
         elif len(colours) > 1:
-            found.append(f"{describe(node)} is used by colours {sorted(set(colours))}")
+            names = " and ".join(sorted(set(colours)))
+            said = f"{describe(node)} is used by colours {sorted(set(colours))}"
+            found.append(Problem(node, f"paths {names} cross or share this cell", said))
     if not puzzle.rules.blanks:
-        found += [f"{describe(node)} is not covered" for node in puzzle.nodes if node not in owners]
+        found += [
+            Problem(node, "no path covers this cell", f"{describe(node)} is not covered")
+            for node in puzzle.nodes
+            if node not in owners
+        ]
     return found
 
 
-def _hint_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+def _hint_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     """Every hinted node has its hinted colour."""
     colour_of = solution.colour_of()
     found = []
     for node, colour in puzzle.hints.items():
         if colour_of.get(node) != colour:
             has = f"has {colour_of[node]!r}" if node in colour_of else "is empty"
-            found.append(f"{describe(node)} is hinted {colour!r} but {has}")
+            found.append(Problem(node, f"drawn {colour} but {has}", f"{describe(node)} is hinted {colour!r} but {has}"))
     return found
 
 
-def _self_touch_violations(puzzle: Puzzle, solution: Solution) -> list[str]:
+def _self_touch_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     """Two neighbouring nodes of one colour must be consecutive on that colour's path."""
     colour_of = solution.colour_of()
     steps = {frozenset(pair) for path in solution.paths.values() for pair in pairwise(path)}
     return [
-        f"colour {colour_of[a]!r} touches itself at {describe(a)} and {describe(b)}"
+        Problem(
+            a,
+            f"path {colour_of[a]} touches itself (beside {_at(b)})",
+            f"colour {colour_of[a]!r} touches itself at {describe(a)} and {describe(b)}",
+        )
         for a in puzzle.nodes
         for b in puzzle.neighbours[a]
         if a < b and a in colour_of and colour_of[a] == colour_of.get(b) and frozenset((a, b)) not in steps
     ]
+
+
+def _at(node: Node) -> str:
+    row, col = cell_of(node)
+    return f"{row + 1}:{col + 1}"

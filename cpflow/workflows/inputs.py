@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.formats import decode, load, load_hints, parse
+from cpflow.board.formats import decode, load, load_hints, parse, read_text
 from cpflow.board.grid import FLOW, Puzzle, Rules
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
@@ -54,6 +54,33 @@ def expand(arguments: Iterable[str]) -> list[Path]:
     if not paths and arguments:
         raise PuzzleFormatError.whole(arguments[0], "is a solution file, not a puzzle; name the puzzle's file")
     return paths
+
+
+def text_of(argument: str) -> tuple[str, str]:
+    """(text, source) of a file argument, or of standard input for `-` (read to its end)."""
+    if argument == STDIN:
+        return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+    return read_text(Path(argument)), argument
+
+
+def solution_texts(text: str) -> list[str]:
+    """A solution file's solutions, one text each: JSON lines one a line; grids (classic, header, board)
+    apart where blank or remark ('# ') lines part them; level lines stay together (each is matched
+    to its puzzle)."""
+    lines = text.splitlines(keepends=True)
+    if text.lstrip().startswith("{"):
+        return [line for line in lines if line.strip()] or [text]
+    pieces, current = [], []
+    for line in lines:
+        if not line.strip() or line.startswith("#"):
+            if current:
+                pieces.append("".join(current))
+                current = []
+        else:
+            current.append(line)
+    if current:
+        pieces.append("".join(current))
+    return pieces or [text]
 
 
 def _puzzles(path: Path, fmt: str) -> list[Puzzle]:
