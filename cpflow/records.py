@@ -31,6 +31,7 @@ def uniqueness(source: str, index: int, puzzle: Puzzle, found: Uniqueness) -> di
         "seconds": round(found.seconds, 6),
         "solutions": [solution(puzzle, one) for one in found.solutions],
         "differences": [list(cell) for cell in found.differences()],
+        "different_steps": [[list(cell_of(a)), list(cell_of(b))] for a, b in found.different_steps()],
     }
 
 

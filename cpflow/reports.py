@@ -201,7 +201,8 @@ def show_why(console: Console, puzzle: Puzzle, shown: str, remark: str = "") -> 
 def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, options: dict, looks=Looks()) -> int:
     """Prove each puzzle unique or show two solutions; 0 all unique, 1 some not or unsolvable, 3 time-outs
     (`failed_exit` first)."""
-    from cpflow.pictures.terminal import differences_grid
+    from cpflow.board.grid import differ as differ_cells
+    from cpflow.pictures.terminal import differences_grid, terminal
     from cpflow.workflows.batch import uniqueness_all
     from cpflow.workflows.unique import Verdict
 
@@ -223,11 +224,16 @@ def show_uniqueness(entries: Sequence[Entry], shown: str, quiet: bool, where, op
             if found.verdict is Verdict.UNSOLVABLE:
                 show_why(console, entry.puzzle, shown)
             differ = found.differences()
+            same_colours = len(found.solutions) == 2 and differ and not differ_cells(*found.solutions)
+            if same_colours:
+                print("the two solutions colour every cell alike; their paths take different steps:")
             for number, solution in enumerate(found.solutions, 1):
                 if len(found.solutions) > 1:
                     print(f"solution {number}:")
                 if shown == "terminal":
                     console.print(_terminal(console, entry.puzzle, solution, differ), end="", soft_wrap=True)
+                elif same_colours:  # the letters would show nothing: the paths, drawn
+                    print(terminal(entry.puzzle, solution, colour=False).plain, end="")
                 else:
                     print(picture(entry.puzzle, solution), end="")
             if differ and shown != "terminal":

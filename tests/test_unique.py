@@ -156,3 +156,18 @@ def test_a_count_the_time_limit_cuts_short_reports_the_solutions_found_so_far(mo
     monkeypatch.setattr(front, "solutions", found_then_out_of_time)
     counted = count(puzzle, 1000, time_limit=5)
     assert (counted.number, counted.exact) == (2, False)  # not "at least 0"
+
+
+def test_two_solutions_that_colour_every_cell_alike_are_shown_by_their_paths(tmp_path):
+    path = tmp_path / "corners.txt"
+    path.write_text("A..\n...\n..A\n")  # one colour from corner to corner: every cell A, the paths differ
+    runner = CliRunner()
+    text = runner.invoke(app, ["unique", "--allow-touch", str(path)])
+    assert text.exit_code == 1
+    assert "their paths take different steps" in text.stdout
+    first, second = (part.split("solution 2:")[0] for part in text.stdout.split("solution 1:")[1].split("solution 2:"))
+    assert first != second and "─" in first + second  # pipes, not two identical letter grids
+    record = json.loads(runner.invoke(app, ["unique", "--allow-touch", "-f", "json", str(path)]).stdout)
+    assert record["verdict"] == "not-unique" and record["different_steps"] and record["differences"]
+    one, two = (parse_solution(load(path)[0], json.dumps(s)) for s in record["solutions"])
+    assert one.colour_of() == two.colour_of() and one != two

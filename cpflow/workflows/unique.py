@@ -12,8 +12,9 @@ from __future__ import annotations
 import enum
 import time
 from dataclasses import dataclass
+from itertools import pairwise
 
-from cpflow.board.grid import Cell, Puzzle, Solution, differ
+from cpflow.board.grid import Cell, Node, Puzzle, Solution, cell_of, differ
 from cpflow.engines import registry
 from cpflow.engines.registry import solve
 from cpflow.engines.result import Status
@@ -35,8 +36,19 @@ class Uniqueness:
     seconds: float
 
     def differences(self) -> list[Cell]:
-        """The cells coloured differently in the two solutions ([] unless not unique)."""
-        return differ(*self.solutions) if len(self.solutions) == 2 else []
+        """The cells coloured differently in the two solutions ([] unless not unique); where the
+        colours agree in every cell (paths that touch themselves), the cells of the steps one
+        solution takes and the other does not."""
+        if len(self.solutions) != 2:
+            return []
+        return differ(*self.solutions) or sorted({cell_of(node) for step in self.different_steps() for node in step})
+
+    def different_steps(self) -> list[tuple[Node, Node]]:
+        """The steps (pairs of nodes, in order) that one of the two solutions takes and the other does not."""
+        if len(self.solutions) != 2:
+            return []
+        first, second = (steps(solution) for solution in self.solutions)
+        return sorted(tuple(sorted(step)) for step in first ^ second)
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,11 @@ class Count:
     @property
     def number(self) -> int:
         return len(self.solutions)
+
+
+def steps(solution: Solution) -> set[frozenset[Node]]:
+    """The steps of a solution's paths, each an unordered pair of nodes."""
+    return {frozenset(pair) for path in solution.paths.values() for pair in pairwise(path)}
 
 
 def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None = None, **options) -> Uniqueness:
