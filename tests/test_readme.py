@@ -1,10 +1,66 @@
-"""README's quick start stays true: CI runs its test command, its solve command names a real puzzle."""
+"""README and models/ stay true: every example in them runs, or says why it does not.
+
+A fenced block is one of:
+- `console`: `$ cpflow ...` commands, each followed by the output it prints (times in
+  seconds are compared as `N s`); run in a copy of `puzzles/`, as a user would from the
+  repository, and the output must be what is shown;
+- `sh`/`bash`: commands that must exit 0 (same copy; `# ...` comments dropped);
+- a block after `<!-- puzzle -->`: text every reader of cpflow must read (a format's example);
+- a block after `<!-- not run: WHY -->` or `<!-- output: WHERE FROM -->`: said, not run.
+Any other block fails the test, so a new example is run or marked.
+
+The quick start's two commands are CI's own (.ci/run runs the second verbatim).
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
 
-from conftest import ROOT
+import pytest
+
+from conftest import PUZZLES, ROOT
+from cpflow.board.formats import parse_with_solutions
+
+FENCE = re.compile(r"^(?P<indent>[ ]*)```(?P<tag>\w*)\n(?P<body>.*?)\n(?P=indent)```", re.M | re.S)
+MARK = re.compile(r"<!-- (puzzle|not run: .+?|output: .+?) -->\s*$")
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "models").glob("*.md"))]
+SECONDS = re.compile(r"\d+\.\d+ s\b")
+
+
+@dataclass(frozen=True)
+class Block:
+    document: Path
+    line: int
+    tag: str
+    mark: str | None
+    body: str
+
+    def __str__(self) -> str:
+        return f"{self.document.name}:{self.line}"
+
+
+def blocks() -> list[Block]:
+    found = []
+    for document in DOCUMENTS:
+        text = document.read_text()
+        for fence in FENCE.finditer(text):
+            before = text[: fence.start()].rstrip("\n").splitlines()
+            mark = MARK.search(before[-1]) if before else None
+            body = textwrap.dedent(fence["body"])
+            line = text[: fence.start()].count("\n") + 1
+            found.append(Block(document, line, fence["tag"], mark[1] if mark else None, body))
+    return found
+
+
+BLOCKS = blocks()
 
 
 def quick_start_commands() -> list[str]:
@@ -26,3 +82,59 @@ def test_ci_runs_the_readme_test_command_verbatim():
 def test_the_readme_solve_command_names_a_puzzle_in_the_collection():
     (puzzle,) = re.findall(r"puzzles/\S+\.txt", quick_start_commands()[0])
     assert (ROOT / puzzle).is_file()
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=str)
+def test_every_block_is_run_or_says_why_not(block):
+    assert block.tag in ("console", "sh", "bash") or block.mark, (
+        f"{block}: mark the block <!-- puzzle -->, <!-- output: ... --> or <!-- not run: ... -->, or make it "
+        "a console or sh example"
+    )
+
+
+@pytest.fixture(scope="module")
+def user(tmp_path_factory) -> tuple[Path, dict]:
+    """A folder as a user has it (the repository's puzzles/), and `cpflow` on the PATH."""
+    home = tmp_path_factory.mktemp("user")
+    shutil.copytree(PUZZLES, home / "puzzles")
+    bin_ = home / "bin"
+    bin_.mkdir()
+    command = bin_ / "cpflow"
+    command.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m cpflow "$@"\n')
+    command.chmod(command.stat().st_mode | stat.S_IEXEC)
+    env = {**os.environ, "PATH": f"{bin_}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
+    env.pop("COLUMNS", None)
+    return home, env
+
+
+def run(line: str, user) -> subprocess.CompletedProcess:
+    home, env = user
+    return subprocess.run(line, shell=True, cwd=home, env=env, capture_output=True, text=True, timeout=240)
+
+
+def same(text: str) -> str:
+    return SECONDS.sub("N s", text).rstrip("\n")
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if b.tag == "console" and not b.mark], ids=str)
+def test_console_examples_print_what_is_shown(block, user):
+    shown = re.split(r"^\$ ", block.body, flags=re.M)[1:]
+    assert shown, f"{block}: no '$ ' command"
+    for example in shown:
+        command, _, output = example.partition("\n")
+        done = run(command, user)
+        assert same(done.stdout) == same(output), f"{block}: {command}\n{done.stderr}"
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if b.tag in ("sh", "bash") and not b.mark], ids=str)
+def test_shell_examples_exit_0(block, user):
+    for line in block.body.splitlines():
+        command = line.split("  #")[0].strip()
+        if command:
+            done = run(command, user)
+            assert done.returncode == 0, f"{block}: {command}\n{done.stderr}"
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if b.mark == "puzzle"], ids=str)
+def test_format_examples_are_read(block):
+    assert parse_with_solutions(block.body + "\n", str(block))

@@ -37,6 +37,7 @@ from cpflow.workflows.unique import Verdict, uniqueness
 
 TRIES = 1000  # random covers per puzzle, and tries per cover, before giving up
 TILE = 14  # side of the tiles a cover's first paths are made in
+CARVINGS = 10  # random holes and walls tried per puzzle before giving up
 # The game's letters first; '0' is left out, as a file of letters and '0' reads as the zero format.
 GAME = "RBYGOCMmPAWgTbcp"
 NAMES = GAME + "".join(c for c in string.ascii_letters + string.digits[1:] if c not in GAME)
@@ -382,7 +383,14 @@ def generate_one(
     """Board `number` (from 1) of the pack made with `seed`: it depends on nothing else, so boards can be
     made apart, in any order."""
     rng = Random(board_seed(seed, number))
-    return generate(carve(board, holes, walls, rng) if holes or walls else board, colours, rng, time_limit)
+    if not (holes or walls):
+        return generate(board, colours, rng, time_limit)
+    for _ in range(CARVINGS - 1):  # some carvings no cover in the colour range fits: carve again
+        try:
+            return generate(carve(board, holes, walls, rng), colours, rng, time_limit)
+        except GenerationFailed:
+            continue
+    return generate(carve(board, holes, walls, rng), colours, rng, time_limit)
 
 
 def board_seed(seed: int, number: int) -> int | str:
