@@ -212,6 +212,18 @@ def test_a_worker_killed_mid_batch_loses_nothing_every_answer_arrives_once():
                 process.wait(timeout=30)
 
 
+def test_a_scheduler_without_workers_is_given_up_in_one_line_within_30_s(monkeypatch):
+    from distributed import LocalCluster
+
+    assert cluster.CONNECT_SECONDS + cluster.WORKERS_SECONDS <= 30
+    monkeypatch.setattr(cluster, "WORKERS_SECONDS", 2)  # the wait itself, not its length, is under test
+    with LocalCluster(n_workers=0, **cluster.LOCAL_CLUSTER) as empty:
+        began = time.monotonic()
+        result = run("solve", "--cluster", empty.scheduler_address, BATCH[0])
+    assert result.exit_code == 2 and time.monotonic() - began < 15
+    assert result.stderr == f"cpflow: the Dask scheduler at {empty.scheduler_address} has no workers after 2 s\n"
+
+
 @pytest.mark.timeout(120)
 def test_a_cluster_whose_every_worker_is_gone_is_given_up_in_one_line(tmp_path):
     from test_interrupts import QUICK, slow_board

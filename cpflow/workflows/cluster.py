@@ -30,7 +30,7 @@ from cpflow.workflows.batch import LOCAL, Failed
 
 RETRIES = 2  # a task that raised (a lost connection, say) is run again this many times
 CONNECT_SECONDS = 10  # to reach a scheduler
-WORKERS_SECONDS = 60  # for a first worker to join a scheduler that has none
+WORKERS_SECONDS = 20  # for a first worker to join a scheduler that has none
 GONE_SECONDS = 10  # with no worker left this long while answers are awaited, the batch is given up
 LOOK_SECONDS = 1  # between looks at the workers while an answer is awaited
 # One thread per worker process (generation is Python, held by the GIL); no dashboard; the scheduler's
