@@ -168,10 +168,13 @@ AllowTouch = Annotated[
 AllowBlanks = Annotated[
     bool, typer.Option("--allow-blanks", help="Cells may stay empty (the original Numberlink rule).")
 ]
-Hint = Annotated[
+Play = Annotated[
     Path | None,
     typer.Option(
-        "--hint", metavar="FILE", help="A partly solved board (one puzzle): its coloured cells keep their colours."
+        "--play",
+        "--hint",
+        metavar="FILE",
+        help="The board as drawn so far (one puzzle): its coloured cells keep their colours (--hint: the old name).",
     ),
 ]
 ColourOption = Annotated[
@@ -268,7 +271,7 @@ def solve(
     jobs: Jobs = 1,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
-    hint: Hint = None,
+    play: Play = None,
     color: ColourOption = ColourMode.auto,
     svg: SvgDir = None,
     png: PngDir = None,
@@ -282,7 +285,7 @@ def solve(
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         looks, where = reports.Looks(color.value, svg, png), _where(jobs, cluster)
         show = lambda entries: reports.show_solved(entries, format.value, quiet, where, options, looks)  # noqa: E731
-        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, hint, keep_going, show))
+        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, play, keep_going, show))
 
 
 @app.command()
@@ -297,7 +300,7 @@ def unique(
     jobs: Jobs = 1,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
-    hint: Hint = None,
+    play: Play = None,
     color: ColourOption = ColourMode.auto,
     svg: SvgDir = None,
     png: PngDir = None,
@@ -316,7 +319,7 @@ def unique(
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         looks, where = reports.Looks(color.value, svg, png), _where(jobs, cluster)
         show = lambda entries: reports.show_uniqueness(entries, format.value, quiet, where, options, looks)  # noqa: E731
-        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, hint, keep_going, show))
+        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, play, keep_going, show))
 
 
 @app.command()
@@ -334,7 +337,7 @@ def count(
     jobs: Jobs = 1,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
-    hint: Hint = None,
+    play: Play = None,
     keep_going: KeepGoing = False,
     cluster: Cluster = None,
 ) -> None:
@@ -348,7 +351,7 @@ def count(
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         where = _where(jobs, cluster)
         show = lambda entries: reports.show_counts(entries, limit, format.value, quiet, where, options)  # noqa: E731
-        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, hint, keep_going, show))
+        raise typer.Exit(_each_batch(files, input_format, allow_touch, allow_blanks, play, keep_going, show))
 
 
 @app.command()
@@ -701,7 +704,7 @@ def _load(
     input_format,
     touch: bool = False,
     blanks: bool = False,
-    hint: Path | None = None,
+    play: Path | None = None,
     keep_going: bool = False,
 ):
     """The puzzles named; with `keep_going`, each bad file is reported on stderr and left out."""
@@ -709,7 +712,7 @@ def _load(
     from cpflow.workflows.inputs import load_all
 
     bad: list[PuzzleFormatError] | None = [] if keep_going else None
-    entries = load_all(files, input_format.value, Rules(touch=touch, blanks=blanks), hint, bad)
+    entries = load_all(files, input_format.value, Rules(touch=touch, blanks=blanks), play, bad)
     for error in bad or []:
         print(error, file=sys.stderr)
     return entries, bool(bad)
@@ -718,7 +721,7 @@ def _load(
 SEVERITY = (4, 2, 1, 3, 0)  # exit codes, the one that outranks the others first
 
 
-def _each_batch(files: list[str], input_format, touch: bool, blanks: bool, hint: Path | None, keep_going: bool, show):
+def _each_batch(files: list[str], input_format, touch: bool, blanks: bool, play: Path | None, keep_going: bool, show):
     """Show each batch of puzzles as it is read (a stream's pieces as they arrive; cpflow.workflows.inputs):
     the exit code that outranks the others'; 2 when some file was bad (with --keep-going), unless 4 (a bug)."""
     from cpflow.board.grid import Rules
@@ -726,7 +729,7 @@ def _each_batch(files: list[str], input_format, touch: bool, blanks: bool, hint:
 
     bad: list[PuzzleFormatError] | None = [] if keep_going else None
     codes, said = [0], 0
-    for entries in batches(files, input_format.value, Rules(touch=touch, blanks=blanks), hint, bad):
+    for entries in batches(files, input_format.value, Rules(touch=touch, blanks=blanks), play, bad):
         for error in (bad or [])[said:]:
             print(error, file=sys.stderr)
         said = len(bad or [])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cpflow import records
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.formats import decode, load_hints, parse_hints
+from cpflow.board.formats import decode, load_play, parse_play
 from cpflow.board.grid import Puzzle, cell_of
 from cpflow.deduce import sentences
 from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNKNOWN, Hint, chain, grade
@@ -35,10 +35,10 @@ def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
     if play == STDIN:
         if file == STDIN:
             raise PuzzleFormatError.whole(STDIN, "the puzzle and the play cannot both come from standard input")
-        drawn = parse_hints(puzzle, decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+        drawn = parse_play(puzzle, decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
     else:
-        drawn = load_hints(puzzle, Path(play))
-    return replace(puzzle, hints=drawn)
+        drawn = load_play(puzzle, Path(play))
+    return replace(puzzle, drawn=drawn)
 
 
 def show_hints(play: Puzzle, every: bool, shown: str, time_limit: float | None, looks: Looks | None = None) -> int:
@@ -92,7 +92,7 @@ def _print(console, found: Hint, shown: str, number: int | None) -> None:
             found.play,
             width=console.width,
             colour=console.color_system is not None,
-            play=found.play.hints,
+            play=found.play.drawn,
             highlight=highlight,
             marked=marked,
         )

@@ -105,7 +105,7 @@ def graded(found: Grade) -> dict:
 def play_rows(play: Puzzle) -> list[str]:
     """A play's rows as text: the board's, its coloured cells shown."""
     drawn: dict = {}
-    for node, colour in play.hints.items():
+    for node, colour in play.drawn.items():
         drawn.setdefault(colour, []).append(node)
     return rows(play, Solution({colour: tuple(nodes) for colour, nodes in drawn.items()}))
 

@@ -363,7 +363,7 @@ def test_every_output_format_reads_back_as_a_solution_and_as_a_hint(tmp_path, sh
     answer.write_text(solved.stdout)
     checked = run("verify", path, answer)
     assert checked.exit_code == 0 and checked.stdout == f"{path}: valid\n"
-    hinted = run("solve", "--quiet", "--hint", answer, path)
+    hinted = run("solve", "--quiet", "--play", answer, path)
     assert hinted.exit_code == 0 and hinted.stdout.split()[1] == "solved"
 
 

@@ -41,7 +41,7 @@ def assert_chain_reaches(puzzle, solution) -> list:
         assert h.step.cells, "a step colours at least one cell"
         assert all(colour_of[cell] == h.step.colour for cell in h.step.cells), h
         assert h.reason
-    final = found[-1].play.hints
+    final = found[-1].play.drawn
     assert all(final.get(node, colour) == colour for node, colour in colour_of.items() if len(node) == 2)
     return found
 
@@ -89,7 +89,7 @@ def test_a_play_with_one_wrong_cell_is_a_mistake_naming_that_cell():
     kept = dict(rng.sample([(cell, colour_of[cell]) for cell in cells], 30))
     wrong = next(cell for cell in cells if cell not in kept)
     kept[wrong] = next(c for c in puzzle.colours if c != colour_of[wrong])
-    found = hint(replace(puzzle, hints=kept))
+    found = hint(replace(puzzle, drawn=kept))
     assert found.status == MISTAKE
     assert found.wrong == (wrong,)
     assert "Take back" in found.reason
@@ -98,7 +98,7 @@ def test_a_play_with_one_wrong_cell_is_a_mistake_naming_that_cell():
 def test_a_finished_play_is_solved_and_a_board_without_solution_is_unsolvable():
     puzzle, solution = stored(PUZZLES / "gen_10x10_02.txt")
     whole = {node: c for node, c in solution.colour_of().items() if node not in puzzle.endpoint_colour()}
-    assert hint(replace(puzzle, hints=whole)).status == SOLVED
+    assert hint(replace(puzzle, drawn=whole)).status == SOLVED
     impossible = board(
         """
         AB

@@ -109,7 +109,7 @@ def tiny_puzzles_under_any_rules(draw) -> Puzzle:
     free = [node for node in puzzle.nodes if node not in puzzle.endpoint_colour()]
     hinted = draw(st.lists(st.sampled_from(free), max_size=2, unique=True)) if free else []
     hints = {node: draw(st.sampled_from(puzzle.colours)) for node in hinted}
-    return replace(puzzle, rules=rules, hints=hints)
+    return replace(puzzle, rules=rules, drawn=hints)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -257,14 +257,15 @@ def test_allow_touch_and_allow_blanks_open_boards_the_strict_rules_close(tmp_pat
     assert run("unique", "--quiet", "--allow-blanks", blank).stdout.split()[1] == "not-unique"
 
 
-def test_a_hint_file_fixes_cells_and_bad_hints_are_located(tmp_path):
-    puzzle, hint = tmp_path / "p.txt", tmp_path / "h.txt"
+def test_a_play_file_fixes_cells_and_bad_ones_are_located_and_the_old_option_name_works(tmp_path):
+    puzzle, play = tmp_path / "p.txt", tmp_path / "h.txt"
     puzzle.write_text("R.R\n...\n")
-    hint.write_text("...\n.R.\n")
-    result = run("solve", "--allow-blanks", "--hint", hint, puzzle)
+    play.write_text("...\n.R.\n")
+    result = run("solve", "--allow-blanks", "--play", play, puzzle)
     assert result.exit_code == 0 and result.stdout.splitlines()[1:] == ["R.R", "RRR"]
-    assert run("count", "--allow-blanks", "--hint", hint, puzzle).stdout.strip() == f"{puzzle}: exactly 1 solution"
-    hint.write_text("...\n.Q.\n")
-    bad = run("solve", "--hint", hint, puzzle)
-    assert bad.exit_code == 2 and bad.stderr.strip() == f"{hint}:2:2: hint 'Q' is not a colour of the puzzle"
+    assert run("count", "--allow-blanks", "--hint", play, puzzle).stdout.strip() == f"{puzzle}: exactly 1 solution"
+    play.write_text("...\n.Q.\n")
+    bad = run("solve", "--play", play, puzzle)
+    assert bad.exit_code == 2 and bad.stderr.strip() == f"{play}:2:2: drawn 'Q' is not a colour of the puzzle"
+    hint = play
     assert run("solve", "--hint", hint, puzzle, puzzle).exit_code == 2

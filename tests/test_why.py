@@ -24,7 +24,7 @@ TINY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 def meets(puzzle, solution: Solution, connect, cover) -> bool:
     """Whether paths of some colours meet the requirements under the usual rules, blanks allowed."""
     drawn = {c: puzzle.endpoints[c] for c in solution.paths}
-    relaxed = replace(puzzle, endpoints=drawn, rules=Rules(blanks=True), hints={})
+    relaxed = replace(puzzle, endpoints=drawn, rules=Rules(blanks=True), drawn={})
     covered = solution.colour_of()
     others = {n for c, pair in puzzle.endpoints.items() if c not in drawn for n in pair}
     return (

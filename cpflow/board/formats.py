@@ -229,9 +229,9 @@ def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]
     return first or tuple(best)
 
 
-def parse_hints(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, Colour]:
-    """The cells a hint file colours (a partly solved board in the puzzle's own format, `.`
-    where unknown, or JSON paths), as hints for the puzzle: each must be one of its colours."""
+def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, Colour]:
+    """The cells a play file colours (the board as drawn so far, in the puzzle's own format, `.`
+    where empty, or JSON paths): each must be one of the puzzle's colours, on a cell it could have."""
     fmt = detect(text)
     if fmt == "board":
         board = native.read_boards(text, source)[0]
@@ -249,26 +249,26 @@ def parse_hints(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node,
             {cell: t.text for cell, t in tokens.items()},
             {cell: (t.line, t.col) for cell, t in tokens.items()},
         )
-    elif fmt == "json":  # a solution as JSON (paths): every cell on a path is a hint
+    elif fmt == "json":  # a solution as JSON (paths): every cell on a path is drawn
         colour_of = _json_solution(puzzle, text, source).colour_of()
         marks = {node: colour for node, colour in colour_of.items() if node == cell_of(node)}
         width, height, where = puzzle.width, puzzle.height, dict.fromkeys(marks, (None, None))
     else:
-        raise PuzzleFormatError.whole(source, "a hint file is a grid, a board or JSON paths, with some cells coloured")
-    _same_size(puzzle, width, height, source, "hint")
-    owner, hints = puzzle.endpoint_colour(), {}
+        raise PuzzleFormatError.whole(source, "a play file is a grid, a board or JSON paths, with some cells coloured")
+    _same_size(puzzle, width, height, source, "play")
+    owner, drawn = puzzle.endpoint_colour(), {}
     for cell, colour in marks.items():
         if colour not in puzzle.endpoints:
-            raise PuzzleFormatError(source, *where[cell], f"hint {colour!r} is not a colour of the puzzle")
+            raise PuzzleFormatError(source, *where[cell], f"drawn {colour!r} is not a colour of the puzzle")
         if cell not in puzzle.neighbours or owner.get(cell, colour) != colour:
-            raise PuzzleFormatError(source, *where[cell], f"hint {colour!r} at {cell} is not a cell it could have")
+            raise PuzzleFormatError(source, *where[cell], f"drawn {colour!r} at {cell} is not a cell it could have")
         if cell not in owner:
-            hints[cell] = colour
-    return hints
+            drawn[cell] = colour
+    return drawn
 
 
-def load_hints(puzzle: Puzzle, path: str | Path) -> dict[Node, Colour]:
-    return parse_hints(puzzle, read_text(Path(path)), str(path))
+def load_play(puzzle: Puzzle, path: str | Path) -> dict[Node, Colour]:
+    return parse_play(puzzle, read_text(Path(path)), str(path))
 
 
 def load_solution(puzzle: Puzzle, path: str | Path) -> Solution:

@@ -16,7 +16,8 @@ Glossary
 - path: the nodes of one colour, in order, from its first endpoint to its second.
 - solution: one path per colour, covering every node exactly once.
 - rules: the default is Flow Free's; `touch` and `blanks` relax them (`Rules`).
-- hint: a node a solution must give a certain colour (a partly solved board).
+- play: the board as a player has drawn it so far: the puzzle and its drawn cells
+  (`Puzzle.drawn`), which a solution must keep (`cpflow hint`, `solve --play`).
 
 Engines, the verifier and the workflows see only `nodes` and `neighbours`; the shape
 and the array are for reading, writing, drawing and generating, and only this module
@@ -62,7 +63,7 @@ class Puzzle:
     shape: str = "square"
     name: str = field(default="", compare=False)
     rules: Rules = FLOW
-    hints: Mapping[Node, Colour] = field(default_factory=dict)  # nodes a solution must give these colours
+    drawn: Mapping[Node, Colour] = field(default_factory=dict)  # the play: cells drawn so far, which a solution keeps
 
     @classmethod
     def build(

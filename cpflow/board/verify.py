@@ -5,7 +5,7 @@ neighbouring nodes; no node is used twice (paths never cross, share a node or lo
 every node is covered (both lanes of a bridge); a path never touches itself (two
 neighbouring nodes of one colour are consecutive on its path; a bridge's two lanes are
 not neighbours). The puzzle's `rules` may lift the last two (`blanks`, `touch`), and
-its `hints` must keep their colours.
+its `drawn` cells (a play) must keep their colours.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def problems(puzzle: Puzzle, solution: Solution) -> list[Problem]:
         if colour in puzzle.endpoints:
             found += _path_violations(puzzle, colour, path)
     found += _sharing_violations(puzzle, solution)
-    found += _hint_violations(puzzle, solution)
+    found += _play_violations(puzzle, solution)
     if not found and not puzzle.rules.touch:
         found += _self_touch_violations(puzzle, solution)
     return found
@@ -116,14 +116,14 @@ def _sharing_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     return found
 
 
-def _hint_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
-    """Every hinted node has its hinted colour."""
+def _play_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
+    """Every drawn node (the play's) keeps its colour."""
     colour_of = solution.colour_of()
     found = []
-    for node, colour in puzzle.hints.items():
+    for node, colour in puzzle.drawn.items():
         if colour_of.get(node) != colour:
             has = f"has {colour_of[node]!r}" if node in colour_of else "is empty"
-            found.append(Problem(node, f"drawn {colour} but {has}", f"{describe(node)} is hinted {colour!r} but {has}"))
+            found.append(Problem(node, f"drawn {colour} but {has}", f"{describe(node)} is drawn {colour!r} but {has}"))
     return found
 
 

@@ -1,6 +1,6 @@
 """Hints for a play: the next step, checked; the cells to take back; the whole chain and its grade.
 
-A play is the puzzle with the cells the player has coloured (`puzzle.hints`). `hint`
+A play is the puzzle with the cells the player has coloured (`puzzle.drawn`). `hint`
 solves it once with the default engine, whose answer the verifier has passed: a
 solution the play extends. The next step (cpflow.deduce.steps) must agree with it, and
 the play with the step must still pass the verifier with that solution: a step that
@@ -103,7 +103,7 @@ def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
     """The fewest cells of the play to take back, checked; or the puzzle has no solution at all."""
     from cpflow.engines.closest import closest
 
-    found = closest(play, play.hints, time_limit)
+    found = closest(play, play.drawn, time_limit)
     if found.status is Status.UNSOLVABLE:
         from cpflow.engines.why import why
 
@@ -112,7 +112,7 @@ def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
         return Hint(UNSOLVABLE, play, f"the puzzle has no solution, whatever is drawn. {said}".strip(), why=explained)
     if found.status is Status.UNKNOWN:
         return Hint(UNKNOWN, play, "the time limit came before the mistake was found")
-    kept = replace(play, hints={node: c for node, c in play.hints.items() if node not in found.changed})
+    kept = replace(play, drawn={node: c for node, c in play.drawn.items() if node not in found.changed})
     wrong = violations(kept, found.solution)
     if wrong or not found.changed:
         raise InvalidSolution("hint (mistake)", wrong or ["no cell to take back, yet the play cannot be finished"])

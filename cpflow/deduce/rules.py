@@ -136,7 +136,7 @@ class Graph:
         for c, pair in enumerate(self.pairs):
             for i in pair:
                 p.colour[i] = c
-        for node, colour in self.puzzle.hints.items():
+        for node, colour in self.puzzle.drawn.items():
             p.paint(self.index[node], self.colours.index(colour))
         p.queue.extend(range(len(self.nodes)))
         return p

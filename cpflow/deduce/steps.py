@@ -1,6 +1,6 @@
 """The next step of a play, found the way a person would: the simplest rule first.
 
-A play is the puzzle with the cells the player has coloured (`puzzle.hints`). `next_step`
+A play is the puzzle with the cells the player has coloured (`puzzle.drawn`). `next_step`
 settles it with a ladder of rule sets (`LADDER`), each one rule more than the last:
 degree, colour and loop alone; then with the corner rule and dead turns; then chambers;
 then reach. The first set that colours a cell gives the step: the cells coloured by the
@@ -71,7 +71,7 @@ class Step:
 
 
 def next_step(puzzle: Puzzle, known: Solution) -> Step | None:
-    """The simplest next step of the play `puzzle.hints`, which the solution `known` extends;
+    """The simplest next step of the play `puzzle.drawn`, which the solution `known` extends;
     None when every cell is coloured."""
     g = Graph(puzzle)
     base = g.start()
@@ -265,4 +265,4 @@ def conflict(puzzle: Puzzle) -> Conflict | None:
 
 def with_step(puzzle: Puzzle, step: Step) -> Puzzle:
     """The play after a step: its cells coloured too."""
-    return replace(puzzle, hints={**puzzle.hints, **dict.fromkeys(step.cells, step.colour)})
+    return replace(puzzle, drawn={**puzzle.drawn, **dict.fromkeys(step.cells, step.colour)})

@@ -99,9 +99,9 @@ def add_one_colour_per_cell(model: cp_model.CpModel, v: CircuitVars) -> None:
             add(v.on[k, node] for k, nodes in v.domains.items() if node in nodes)
 
 
-def add_hints(model: cp_model.CpModel, v: CircuitVars) -> None:
-    """A hinted node has its hinted colour."""
-    for node, colour in v.puzzle.hints.items():
+def add_play(model: cp_model.CpModel, v: CircuitVars) -> None:
+    """A drawn node (the play's) keeps its colour."""
+    for node, colour in v.puzzle.drawn.items():
         model.add_bool_or([v.covers(colour, node)])
 
 
@@ -140,5 +140,5 @@ def build(
     add_colour_circuits(model, v)
     add_one_colour_per_cell(model, v)
     add_no_self_touch(model, v)
-    add_hints(model, v)
+    add_play(model, v)
     return model, v

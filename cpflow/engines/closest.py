@@ -28,7 +28,7 @@ class Closest:
 
 
 def closest(puzzle: Puzzle, play: Mapping[Node, Colour], time_limit: float | None = None) -> Closest:
-    """The solution of `puzzle` (its own hints ignored) that changes the fewest cells of `play`."""
+    """The solution of `puzzle` (its own drawn cells ignored) that changes the fewest cells of `play`."""
     from ortools.sat.python import cp_model
 
     from cpflow.engines import label
@@ -36,7 +36,7 @@ def closest(puzzle: Puzzle, play: Mapping[Node, Colour], time_limit: float | Non
 
     began = time.perf_counter()
     deadline = Deadline(time_limit, began)
-    bare = replace(puzzle, hints={})
+    bare = replace(puzzle, drawn={})
     try:
         model, v = label.build(bare, deadline)
     except OutOfTime:

@@ -142,11 +142,11 @@ def add_one_colour_per_cell(prob: pulp.LpProblem, v: IlpVars) -> None:
             prob += pulp.lpSum(colours) == 1, f"colour_{tag(node)}"
 
 
-def add_hints(prob: pulp.LpProblem, v: IlpVars) -> None:
-    """A hinted node has its hinted colour."""
-    for node, colour in v.puzzle.hints.items():
+def add_play(prob: pulp.LpProblem, v: IlpVars) -> None:
+    """A drawn node (the play's) keeps its colour."""
+    for node, colour in v.puzzle.drawn.items():
         if (colour, node) in v.x:
-            prob += v.x[colour, node] == 1, f"hint_{tag(node)}"
+            prob += v.x[colour, node] == 1, f"drawn_{tag(node)}"
 
 
 def add_degrees(prob: pulp.LpProblem, v: IlpVars) -> None:
@@ -246,7 +246,7 @@ def build(
     add_degrees(prob, v)
     add_no_self_touch(prob, v)
     add_ring_limits(prob, v)
-    add_hints(prob, v)
+    add_play(prob, v)
     if connectivity == "flow":
         add_flow(prob, v)
     return prob, v

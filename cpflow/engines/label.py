@@ -183,9 +183,9 @@ def add_dead_turns(model: cp_model.CpModel, v: LabelVars, dead: list[tuple[Node,
             model.add_bool_or([~first, ~second])
 
 
-def add_hints(model: cp_model.CpModel, v: LabelVars) -> None:
-    """A hinted node has its hinted colour (and lies on a path)."""
-    for node, colour in v.puzzle.hints.items():
+def add_play(model: cp_model.CpModel, v: LabelVars) -> None:
+    """A drawn node (the play's) keeps its colour (and lies on a path)."""
+    for node, colour in v.puzzle.drawn.items():
         model.add(v.label[node] == v.number[colour])
         model.add_bool_and(v.on_path(node))
 
@@ -217,7 +217,7 @@ def build(
     add_degrees(model, v)
     add_ring_limits(model, v)
     add_dead_turns(model, v, dead)
-    add_hints(model, v)
+    add_play(model, v)
     add_quiet_blanks(model, v)
     add_search_order(model, v)
     return model, v

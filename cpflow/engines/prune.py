@@ -31,9 +31,9 @@ def impossibility(puzzle: Puzzle, colour_domains: dict[Colour, frozenset[Node]])
     for colour, nodes in colour_domains.items():
         if not nodes:
             return f"colour {colour!r} cannot reach its other endpoint"
-    for node, colour in puzzle.hints.items():
+    for node, colour in puzzle.drawn.items():
         if node not in colour_domains.get(colour, ()):
-            return f"the hint {colour!r} at {describe(node)} is out of that colour's reach"
+            return f"the drawn {colour!r} at {describe(node)} is out of that colour's reach"
     covered = set().union(*colour_domains.values())
     for node in puzzle.nodes:
         if node not in covered and not puzzle.rules.blanks:

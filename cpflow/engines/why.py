@@ -115,11 +115,11 @@ class _Relaxed:
 def why(puzzle: Puzzle, time_limit: float | None = None) -> Why | None:
     """A smallest set of requirements of an unsolvable puzzle that no solution meets, each with its
     witness; None if the puzzle is solvable, bigger than LARGEST, or the time limit came before
-    any set was found. The puzzle's own hints (a play) are left out: this is about the puzzle."""
+    any set was found. The play's drawn cells are left out: this is about the puzzle."""
     if len(puzzle.nodes) * len(puzzle.colours) > LARGEST:
         return None
     deadline = Deadline(time_limit)
-    relaxed = _Relaxed(replace(puzzle, hints={}))
+    relaxed = _Relaxed(replace(puzzle, drawn={}))
     every: list[Requirement] = [("connect", c) for c in puzzle.colours] + [("cover", n) for n in relaxed.cover]
     status, _, core = relaxed.solve(every, deadline)
     if status != "infeasible":
@@ -150,7 +150,7 @@ def _checked(puzzle: Puzzle, solution: Solution, wanted: list[Requirement]) -> S
     """A witness, passed by the verifier on the board of the colours it connects (blanks allowed),
     covering every cell wanted and connecting every colour wanted; else InvalidSolution."""
     drawn = {c: puzzle.endpoints[c] for c in solution.paths}
-    board = replace(puzzle, endpoints=drawn, rules=Rules(touch=puzzle.rules.touch, blanks=True), hints={})
+    board = replace(puzzle, endpoints=drawn, rules=Rules(touch=puzzle.rules.touch, blanks=True), drawn={})
     found = violations(board, solution)
     covered = solution.colour_of()
     others = {n for c, pair in puzzle.endpoints.items() if c not in drawn for n in pair}

@@ -23,7 +23,7 @@ from cpflow.board.errors import (
     RulesUnsupported,
     ScreenshotUnreadable,
 )
-from cpflow.board.formats import decode, parse_hints, parse_solution, parse_with_solutions, picture
+from cpflow.board.formats import decode, parse_play, parse_solution, parse_with_solutions, picture
 from cpflow.board.grid import Puzzle, Rules, differ
 from cpflow.web.limits import Limits
 
@@ -166,7 +166,7 @@ def hint(ask: dict, limits: Limits) -> dict:
     puzzle = _puzzle(ask, limits)
     if ask.get("play"):
         puzzle = replace(
-            puzzle, hints=parse_hints(puzzle, decode(ask["play"].encode("utf-8", "surrogatepass"), "play"), "play")
+            puzzle, drawn=parse_play(puzzle, decode(ask["play"].encode("utf-8", "surrogatepass"), "play"), "play")
         )
     found = chain(puzzle, ask["time_limit"])
     if not ask.get("all"):

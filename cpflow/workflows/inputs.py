@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cpflow.board.errors import PuzzleFormatError
-from cpflow.board.formats import decode, load, load_hints, parse, read_text
+from cpflow.board.formats import decode, load, load_play, parse, read_text
 from cpflow.board.grid import FLOW, Puzzle, Rules
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
@@ -94,7 +94,7 @@ def batches(
     arguments: Iterable[str],
     fmt: str = "auto",
     rules: Rules = FLOW,
-    hint: str | Path | None = None,
+    play: str | Path | None = None,
     bad: list[PuzzleFormatError] | None = None,
 ) -> Iterator[list[Entry]]:
     """The puzzles named, in batches to work on one after another: the puzzles of regular files
@@ -104,8 +104,8 @@ def batches(
     from cpflow.workflows import streams
 
     arguments = list(arguments)
-    if hint is not None or not any(streams.is_stream(a) for a in arguments):
-        yield load_all(arguments, fmt, rules, hint, bad)
+    if play is not None or not any(streams.is_stream(a) for a in arguments):
+        yield load_all(arguments, fmt, rules, play, bad)
         return
     files: list[str] = []
     for argument in [*arguments, None]:
@@ -135,10 +135,10 @@ def load_all(
     arguments: Iterable[str],
     fmt: str = "auto",
     rules: Rules = FLOW,
-    hint: str | Path | None = None,
+    play: str | Path | None = None,
     bad: list[PuzzleFormatError] | None = None,
 ) -> list[Entry]:
-    """Every puzzle named by the arguments, in order, under the rules (and the hint file, for
+    """Every puzzle named by the arguments, in order, under the rules (and the play file, for
     one puzzle). The first bad file raises, unless a `bad` list is given to collect every
     bad file's error while the good files are read."""
     entries = []
@@ -151,9 +151,9 @@ def load_all(
             bad.append(error)
             continue
         entries += [Entry(str(path), index, replace(puzzle, rules=rules)) for index, puzzle in enumerate(found, 1)]
-    if hint is not None:
+    if play is not None:
         if len(entries) != 1:
-            raise PuzzleFormatError.whole(str(hint), f"a hint file is for one puzzle, and {len(entries)} were named")
+            raise PuzzleFormatError.whole(str(play), f"a play file is for one puzzle, and {len(entries)} were named")
         (entry,) = entries
-        entries = [replace(entry, puzzle=replace(entry.puzzle, hints=load_hints(entry.puzzle, hint)))]
+        entries = [replace(entry, puzzle=replace(entry.puzzle, drawn=load_play(entry.puzzle, play)))]
     return entries
