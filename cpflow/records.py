@@ -122,9 +122,12 @@ def why(found: Why | None) -> dict:
 def explained(found: Why) -> dict:
     """Why a puzzle has no solution: the requirements that cannot hold together, and a witness for
     each (a solution of the others, which shows the set is minimal)."""
+    from cpflow.deduce.sentences import why_sentence
+
     return {
         "connect": list(found.connect),
         "cover": _cells(found.cover),
+        "sentence": why_sentence(found.connect, found.cover),
         "witnesses": [
             {
                 "drop": {kind: list(cell_of(what)) if kind == "cover" else what},

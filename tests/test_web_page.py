@@ -20,7 +20,7 @@ import socket
 import subprocess
 import sys
 import time
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -499,3 +499,86 @@ def downloaded(page, *buttons: str) -> list[str]:
             page.click(f"#get-{button}")
         names.append(download.value.suggested_filename)
     return names
+
+
+# ---- Play: drawing paths, hints, mistakes, why ----
+
+STARTER_TEXT = (PUZZLES / "starter_5x5.txt").read_text()
+STARTER_SOLVED = (PUZZLES / "starter_5x5.solution.txt").read_text().split()
+
+
+def open_puzzle(page, server, text: str) -> None:
+    page.goto(f"{server}?play#puzzle={quote(text)}")  # another address than the fixture's: the page loads anew
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_selector("#editor .e-dot")
+
+
+def cell_centre(page, cell) -> tuple[float, float]:
+    box = page.locator(f'#editor [data-cell="{cell[0]},{cell[1]}"]').bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag(page, cells) -> None:
+    page.mouse.move(*cell_centre(page, cells[0]))
+    page.mouse.down()
+    for cell in cells[1:]:
+        page.mouse.move(*cell_centre(page, cell), steps=4)
+    page.mouse.up()
+
+
+def marked(page, kind: str) -> set[tuple[int, int]]:
+    found = page.locator(f"#editor .p-{kind}").evaluate_all("nodes => nodes.map(n => n.dataset.mark)")
+    return {tuple(int(x) for x in mark.split(",")) for mark in found}
+
+
+def test_a_player_draws_a_path_asks_a_hint_and_applies_it(page, server):
+    open_puzzle(page, server, STARTER_TEXT)
+    page.click("#play")
+    assert page.locator("#play-bar").is_visible()
+    blue = [(1, 4), (2, 4), (3, 4), (4, 4), (4, 3), (4, 2)]  # B's path, as in the solution
+    drag(page, blue)
+    assert page.locator("#editor .p-pipe").count() == len(blue) - 1
+    assert page.locator("#editor .p-cell").count() == len(blue) - 1  # the endpoint is not a drawn cell
+    page.click("#hint")
+    page.wait_for_selector("#status:text-matches('^Hint \\\\(')")
+    steps = marked(page, "step")
+    named = page.locator("#status").text_content().split("): ")[1].split("'")[0]  # "Y's only way ..."
+    assert steps and all(STARTER_SOLVED[r][c] == named for r, c in steps)  # the step agrees with the solution
+    assert page.locator("#editor .p-because").count() >= 1
+    page.click("#apply")
+    assert page.locator("#editor .p-cell").count() == len(blue) - 1 + len(steps)
+    page.click("#undo")
+    assert page.locator("#editor .p-cell").count() == len(blue) - 1
+
+
+def test_a_wrong_path_is_marked_as_a_mistake(page, server):
+    open_puzzle(page, server, STARTER_TEXT)
+    page.click("#play")
+    drag(page, [(0, 2), (1, 2)])  # Y down into O's cell: no solution goes through it
+    page.click("#hint")
+    page.wait_for_selector("#status:text-matches('^Mistake')")
+    assert marked(page, "wrong") == {(1, 2)}
+    page.keyboard.press("Control+z")
+    page.click("#hint")
+    page.wait_for_selector("#status:text-matches('^Hint \\\\(')")
+    assert marked(page, "wrong") == set()
+
+
+def test_a_touch_drag_draws_a_path(page, server):
+    open_puzzle(page, server, STARTER_TEXT)
+    page.click("#play")
+    editor = page.locator("#editor")
+    for kind, cell in [("pointerdown", (0, 2)), ("pointermove", (0, 3)), ("pointerup", (0, 3))]:
+        x, y = cell_centre(page, cell)
+        editor.dispatch_event(
+            kind, {"pointerId": 7, "pointerType": "touch", "clientX": x, "clientY": y, "bubbles": True}
+        )
+    assert page.locator('#editor .p-pipe[data-pipe="0,2|0,3"]').count() == 1
+
+
+def test_an_unsolvable_puzzle_shows_why_on_the_board(page, server):
+    open_puzzle(page, server, (PUZZLES / "unsolvable_6x6.txt").read_text())
+    page.click("#solve")
+    page.wait_for_selector("#status:text-matches('cannot both be covered')")
+    assert marked(page, "why") == {(0, 5), (1, 4)}
+    assert not page.locator("#play-bar").is_visible()  # Play's buttons only while playing

@@ -294,7 +294,12 @@ def _page_routes(app: FastAPI) -> None:
     config = {"palette": _palette(), "limits": asdict(limits)}
     html = (page / "index.html").read_text().replace("__CONFIG__", json.dumps(config).replace("</", "<\\/"))
     docs = (page / "docs.html").read_text()
-    files = {"page.css": "text/css", "page.js": "text/javascript", "docs.js": "text/javascript"}
+    files = {
+        "page.css": "text/css",
+        "page.js": "text/javascript",
+        "play.js": "text/javascript",
+        "docs.js": "text/javascript",
+    }
     bodies = {name: (page / name).read_text() for name in files}
 
     @app.get("/", include_in_schema=False)
