@@ -300,3 +300,23 @@ def test_a_forked_solver_is_killed_at_the_deadline(tmp_path):
     assert time.monotonic() - began < 1.0 + 2.0
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
+
+
+def test_a_worker_ended_while_it_starts_dies_quietly(capfd):
+    """The CLI's SIGTERM handler raises KeyboardInterrupt, and a forked worker keeps it until it sets its
+    own: a worker the parent ends at once (Ctrl-C as the pool starts) printed a traceback, and lived on."""
+    from cpflow.workflows import batch
+
+    def as_interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, as_interrupt)
+    try:
+        with batch._interrupts_held():
+            worker = batch._Worker(str, None)
+            worker.process.terminate()  # before the child can set its own handlers
+        worker.process.join(10)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert worker.process.exitcode == -signal.SIGTERM
+    assert "Traceback" not in capfd.readouterr().err

@@ -251,11 +251,14 @@ def describe(error: Exception) -> str:
 
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """SIGINT waits (where POSIX allows) while processes start, so none takes it before it ignores it."""
+    """SIGINT and SIGTERM wait (where POSIX allows) while processes start, so that none takes either
+    before it has its own way with them: a child forked here keeps the parent's handlers until then,
+    and the CLI's SIGTERM handler raises KeyboardInterrupt (the parent ends its workers with SIGTERM
+    as soon as Ctrl-C comes, perhaps while one is still starting)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:
@@ -266,7 +269,7 @@ def _leave_interrupts_to_the_parent(setup: Callable[[], object] | None = None) -
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's terminate() ends a worker at once
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     if setup:
         setup()
 
