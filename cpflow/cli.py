@@ -115,7 +115,13 @@ class CountFormat(enum.StrEnum):
     json = "json"
 
 
-ENGINE_HELP = "; ".join(f"{name}: {entry.summary}" for name, entry in ENGINES.items())
+ENGINE_HELP = "; ".join(f"{name}: {entry.summary}" for name, entry in ENGINES.items()) + " (see `cpflow engines`)"
+_WRITERS: dict[tuple[str, ...], list[str]] = {}
+for _name, _entry in ENGINES.items():
+    _WRITERS.setdefault(_entry.exports, []).append(_name)
+EXPORT_HELP = "Where to write: " + "; ".join(
+    f"{', '.join(suffixes)} ({', '.join(names)})" for suffixes, names in _WRITERS.items() if suffixes
+)
 Files = Annotated[
     list[str],
     typer.Argument(
@@ -521,9 +527,7 @@ def export(
     file: Annotated[Path, typer.Argument(metavar="PUZZLE", help="The puzzle file.")],
     out: Annotated[
         Path,
-        typer.Option(
-            metavar="FILE", help="Where to write: .lp or .mps (ilp-*), .pb.txt or .pb (cpsat*).", dir_okay=False
-        ),
+        typer.Option(metavar="FILE", help=EXPORT_HELP, dir_okay=False),
     ],
     engine: EngineOption = DEFAULT_ENGINE,
     index: Annotated[
@@ -531,7 +535,8 @@ def export(
     ] = 1,
     input_format: InputOption = AUTO,
 ) -> None:
-    """Write a puzzle's model for another solver: an LP or MPS file (ilp-*) or a CP-SAT model proto (cpsat*).
+    """Write a puzzle's model for another solver, in a format its engine writes (`cpflow engines`): an LP
+    or MPS file (ilp-*), a CP-SAT model proto (cpsat*), ...
 
     Exit 0 when written, 2 on bad input, a bad --out suffix or a missing engine.
     """
@@ -547,6 +552,22 @@ def export(
         except (CpflowError, OSError) as error:
             print(f"{out}: {error}", file=sys.stderr)
             raise typer.Exit(2) from None
+
+
+@app.command()
+def engines(
+    format: Annotated[
+        CountFormat, typer.Option("--format", "-f", help="text, or json: a line each.")
+    ] = CountFormat.text,
+) -> None:
+    """The engines: family, formulation, whether forced moves come first, how they count, what they
+    support and write, and whether each is installed here (or how to install it).
+
+    Exit 0.
+    """
+    from cpflow.reports import show_engines
+
+    raise typer.Exit(show_engines(format.value))
 
 
 @app.command()

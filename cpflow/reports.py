@@ -373,6 +373,40 @@ def as_stream(puzzle: Puzzle, result: SolveResult) -> str:
     return "IMPOSSIBLE\n" if result.status is Status.UNSOLVABLE else "UNKNOWN\n"
 
 
+def show_engines(fmt: str) -> int:
+    """The table of engines (`cpflow engines`): what each is, supports and needs, and whether it is
+    installed; 0."""
+    from cpflow.engines.registry import ENGINES, KINDS, RULE_SETS
+
+    found = [entry.record() for entry in ENGINES.values()]
+    if fmt == "json":
+        for record in found:
+            print(json.dumps(record))
+        return 0
+    header = ("name", "family", "formulation", "front end", "counts", "workers", "supports", "writes", "installed")
+    rows = [header]
+    for r in found:
+        missing = [f"--allow-{name}" for name in RULE_SETS if name not in r["rule_sets"]]
+        missing += [kind for kind in KINDS if kind not in r["kinds"]]
+        rows.append(
+            (
+                r["name"],
+                r["family"],
+                r["formulation"],
+                "yes" if r["front_end"] else "no",
+                r["counts"],
+                "yes" if r["workers"] else "one",
+                "all" if not missing else "all but " + ", ".join(missing),
+                " ".join(r["exports"]) or "-",
+                "yes" if r["installed"] else f"no: {r['install']}",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
 def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
     """Puzzles down, contenders across: median seconds and the ratio to the puzzle's fastest; totals below."""
     table = Table(title="seconds per puzzle (build + solve; x: times the fastest)", show_footer=True)

@@ -39,6 +39,10 @@ class EngineUnavailable(CpflowError):
     """The engine asked for is not installed or not known."""
 
 
+class EngineUnsupported(EngineUnavailable):
+    """The engine asked for does not support the puzzle's rules or board kinds, or an option given."""
+
+
 class GenerationFailed(CpflowError):
     """The generator found no unique puzzle of the size and colours asked for within its tries."""
 

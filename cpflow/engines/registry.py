@@ -1,11 +1,14 @@
-"""The engines: one protocol, one registry of names, and the one place answers are verified.
+"""The engines: one protocol, one table of entries, and the one place answers are verified.
 
 An engine is a module that offers what `Backend` declares (solve, count, export,
-available), run with fixed options under a name: `cpsat` (CP-SAT, the label model),
-`cpsat-circuit` (CP-SAT, the reference per-colour circuit model), `ilp-cbc` and
-`ilp-highs` (the 0-1 program in PuLP). Every command takes these names. Workflows
-call `solve` and `count` here, never a module directly, so every solution passes
-the verifier before anyone sees it.
+available), run with fixed options under a name. Each entry of `ENGINES` declares, as
+data, what commands and the web page need to know: its family and formulation, the
+options it runs with, whether the front end's forced moves come first, the rule sets
+and board kinds it supports, whether it counts in one search, the model files it
+writes, and the optional package it needs (with the extra that installs it). A new
+engine is one module and one entry. Workflows call `solve` and `count` here, never a
+module directly, so every solution passes the verifier before anyone sees it, and a
+puzzle an engine does not support is refused here in one line.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from cpflow.board.errors import CpflowError, EngineUnavailable, InvalidSolution, ModelTooLarge
+from cpflow.board.errors import CpflowError, EngineUnavailable, EngineUnsupported, InvalidSolution, ModelTooLarge
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.engines.result import SolveResult, Status
@@ -53,15 +56,27 @@ class Backend(Protocol):
         """Write the puzzle's model for another solver, in the format the suffix names."""
 
 
+RULE_SETS = ("flow", "touch", "blanks")  # Flow Free's rules; paths may touch themselves; cells may stay empty
+KINDS = ("holes", "walls", "warps", "bridges", "hexagons")  # what a board may have beyond a plain rectangle
+
+
 @dataclass(frozen=True)
 class Engine:
-    """A registry entry: an engine module run with fixed options."""
+    """A registry entry: an engine module run with fixed options, and what it can do."""
 
     name: str
+    family: str  # the kind of solver: "CP-SAT", "MIP", "SAT"
     module: str
+    formulation: str  # the model it builds, as named in models/ (e.g. "label" for models/label.md)
     needs: str  # the package it cannot run without
     summary: str
     options: dict = field(default_factory=dict)
+    extra: str | None = None  # the cpflow extra that installs `needs`, when cpflow's own install does not
+    front: bool = False  # the front end's forced moves (and short search) first: the module takes `forced`
+    rule_sets: tuple[str, ...] = RULE_SETS
+    kinds: tuple[str, ...] = KINDS
+    counts: bool = False  # `count` in one search; else counted by solving again, excluding each answer
+    workers: bool = False  # `workers` > 1 races copies of the search
     rounds: bool = False  # whether `solve` takes `on_round` (answers round by round, before the last)
     # Peak memory of building and solving, per node and per node and colour: measured on
     # 36x36 to 100x100 boards (models/memory.md) and rounded up, for the memory guard.
@@ -73,12 +88,48 @@ class Engine:
     def backend(self) -> Backend:
         """The engine's module, imported (so that later timings leave the import out)."""
         if not self.available():
-            raise EngineUnavailable(f"engine {self.name!r} is not available; installed: {', '.join(available())}")
+            how = f"; {self.install}" if self.extra else ""
+            raise EngineUnavailable(f"engine {self.name!r} is not available{how}; installed: {', '.join(available())}")
         return importlib.import_module(self.module)
 
     def available(self) -> bool:
         """Whether the engine can run here (asked once a process: it may load a MIP solver to see)."""
         return _installed(self.name)
+
+    @property
+    def install(self) -> str:
+        """How to install what the engine needs."""
+        return f"pip install 'cpflow[{self.extra}]'" if self.extra else "pip install cpflow"
+
+    def run_options(self) -> dict:
+        """The options the module's solve and count are called with: the fixed ones, and the front end."""
+        return {**self.options, "forced": True} if self.front else dict(self.options)
+
+    def record(self) -> dict:
+        """The entry as `cpflow engines --format json` prints it."""
+        return {
+            "name": self.name,
+            "family": self.family,
+            "formulation": self.formulation,
+            "summary": self.summary,
+            "front_end": self.front,
+            "rule_sets": list(self.rule_sets),
+            "kinds": list(self.kinds),
+            "counts": "one search" if self.counts else "by exclusion",
+            "workers": self.workers,
+            "exports": list(self.exports),
+            "needs": self.needs,
+            "installed": self.available(),
+            "install": self.install,
+        }
+
+    def check_supports(self, puzzle: Puzzle) -> None:
+        """EngineUnsupported when the puzzle's rules or board kinds are not the engine's."""
+        rules = [name for name in ("touch", "blanks") if getattr(puzzle.rules, name)] or ["flow"]
+        missing = [f"--allow-{name}" for name in rules if name not in self.rule_sets]
+        missing += [kind for kind in kinds_of(puzzle) if kind not in self.kinds]
+        if missing:
+            raise EngineUnsupported(f"engine {self.name} does not support {' or '.join(missing)}")
 
     def model_bytes(self, puzzle: Puzzle) -> int:
         """About how much memory building and solving the puzzle's model takes, at its peak."""
@@ -103,10 +154,15 @@ ENGINES = {
     for engine in (
         Engine(
             "cpsat",
+            "CP-SAT",
             "cpflow.engines.cpsat",
+            "label",
             "ortools",
             "OR-Tools CP-SAT, label model, after forced moves",
-            {"model": "label", "forced": True},
+            {"model": "label"},
+            front=True,
+            counts=True,
+            workers=True,
             bytes_per_node=64_000,
             bytes_per_node_colour=160,  # the colour domains: a flood per colour, then a domain per label
             exports=CP_SAT_FILES,
@@ -114,30 +170,40 @@ ENGINES = {
         ),
         Engine(
             "cpsat-circuit",
+            "CP-SAT",
             "cpflow.engines.cpsat",
+            "circuit",
             "ortools",
             "OR-Tools CP-SAT, per-colour circuit model",
             {"model": "circuit"},
+            counts=True,
+            workers=True,
             bytes_per_node_colour=32_000,
             exports=CP_SAT_FILES,
             loads=("cpflow.engines.cpsat_solver", "cpflow.engines.circuit"),
         ),
         Engine(
             "ilp-cbc",
+            "MIP",
             "cpflow.engines.ilp",
+            "ilp",
             "pulp",
             "0-1 program in PuLP, CBC",
             {"mip_solver": "cbc"},
+            workers=True,
             rounds=True,
             bytes_per_node_colour=32_000,  # PuLP's model and the CBC process beside it
             exports=MIP_FILES,
         ),
         Engine(
             "ilp-highs",
+            "MIP",
             "cpflow.engines.ilp",
+            "ilp",
             "pulp",
             "0-1 program in PuLP, HiGHS",
             {"mip_solver": "highs"},
+            workers=True,
             rounds=True,
             bytes_per_node_colour=16_000,
             exports=MIP_FILES,
@@ -145,6 +211,18 @@ ENGINES = {
     )
 }
 DEFAULT = "cpsat"
+
+
+def kinds_of(puzzle: Puzzle) -> list[str]:
+    """The kinds (`KINDS`) the puzzle's board has."""
+    found = {
+        "holes": bool(puzzle.holes()),
+        "walls": bool(puzzle.walls()),
+        "warps": bool(puzzle.warps()),
+        "bridges": bool(puzzle.bridges()),
+        "hexagons": puzzle.shape == "hex",
+    }
+    return [kind for kind in KINDS if found[kind]]
 
 
 @functools.cache
@@ -202,9 +280,8 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:
     The answer has passed the verifier: an invalid solution raises InvalidSolution. A model
     that would not fit in free memory raises ModelTooLarge before it is built.
     """
-    entry = entry_of(engine)
-    entry.check_fits(puzzle)
-    result = entry.backend().solve(puzzle, **{**entry.options, **options})
+    entry = _ready(engine, puzzle, options)
+    result = entry.backend().solve(puzzle, **{**entry.run_options(), **options})
     if result.solution is not None:
         _verified(puzzle, result.solution, engine)
     return replace(result, engine=engine)
@@ -217,11 +294,11 @@ def count(
 
     An engine without a `count` of its own is asked again and again, excluding each answer.
     """
-    entry = entry_of(engine)
-    module = entry.backend()
-    entry.check_fits(puzzle)
-    if hasattr(module, "count"):
-        found, status = module.count(puzzle, limit, time_limit=time_limit, **{**entry.options, **options})
+    entry = _ready(engine, puzzle, options)
+    if entry.counts:
+        found, status = entry.backend().count(
+            puzzle, limit, time_limit=time_limit, **{**entry.run_options(), **options}
+        )
     else:
         found, status = _count_by_exclusion(puzzle, limit, engine, time_limit, options)
     for solution in found:
@@ -253,6 +330,17 @@ def export(puzzle: Puzzle, path: str | Path, engine: str = DEFAULT) -> None:
         instead = f"; {known[0][0]} files come from engine {' or '.join(o for _, o in known)}" if known else ""
         raise CpflowError(f"engine {engine} writes {', '.join(entry.exports)} files{instead}")
     entry.backend().export(puzzle, path, **entry.options)
+
+
+def _ready(engine: str, puzzle: Puzzle, options: dict) -> Engine:
+    """The entry, once the engine is installed, supports the puzzle and the options, and its model fits."""
+    entry = entry_of(engine)
+    entry.backend()
+    entry.check_supports(puzzle)
+    if (options.get("workers") or 1) > 1 and not entry.workers:
+        raise EngineUnsupported(f"engine {engine} runs one worker; leave out --workers")
+    entry.check_fits(puzzle)
+    return entry
 
 
 def _verified(puzzle: Puzzle, solution: Solution, name: str) -> None:

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool
 from starlette.exceptions import HTTPException
 
+from cpflow.engines.registry import DEFAULT, ENGINES, available
 from cpflow.web import tasks
 from cpflow.web.guards import BodyGuard, Gate
 from cpflow.web.hosts import Hosts
@@ -80,7 +81,7 @@ class PuzzleAsk(BaseModel):
 
 
 class SolveAsk(PuzzleAsk):
-    engine: str = Field("cpsat", description="cpsat, cpsat-circuit, ilp-cbc or ilp-highs.")
+    engine: str = Field(DEFAULT, description=f"One of {', '.join(ENGINES)} (`cpflow engines`), installed on the server.")
     time_limit: float | None = Field(None, gt=0, description="Seconds before giving up (default 10, capped).")
     draw: StrictBool = Field(False, description="Also answer `svg` (the picture) and `solution_texts`.")
 
@@ -291,7 +292,7 @@ def _page_routes(app: FastAPI) -> None:
     script; the API's documentation page and the script that starts Swagger UI on it."""
     page = resources.files("cpflow.web") / "page"
     limits: Limits = app.state.limits
-    config = {"palette": _palette(), "limits": asdict(limits)}
+    config = {"palette": _palette(), "limits": asdict(limits), "engines": available()}
     html = (page / "index.html").read_text().replace("__CONFIG__", json.dumps(config).replace("</", "<\\/"))
     docs = (page / "docs.html").read_text()
     files = {

@@ -69,9 +69,9 @@ def steps(solution: Solution) -> set[frozenset[Node]]:
 
 def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None = None, **options) -> Uniqueness:
     """Unique, not unique (with two differing solutions), unsolvable, or unknown."""
-    module = registry.backend(engine)  # imported before the clock starts
+    registry.backend(engine)  # imported before the clock starts
     began = time.perf_counter()
-    if hasattr(module, "count"):
+    if registry.entry_of(engine).counts:
         found, status = registry.count(puzzle, 2, engine, time_limit=time_limit, **options)
         finished = status is Status.SOLVED or len(found) == 2
         verdict = [Verdict.UNSOLVABLE, Verdict.UNIQUE, Verdict.NOT_UNIQUE][len(found)] if finished else Verdict.UNKNOWN

@@ -660,6 +660,7 @@ function syncSize() {
 }
 
 async function start() {
+  $("engine").replaceChildren(...CONFIG.engines.map((name) => new Option(name)));
   $("width").max = $("height").max = CONFIG.limits.max_side;
   $("time-limit").placeholder = CONFIG.limits.time_limit;
   document.querySelector("label[for=time-limit]").textContent = `Time limit (s, at most ${CONFIG.limits.max_time_limit})`;
