@@ -81,7 +81,9 @@ class PuzzleAsk(BaseModel):
 
 
 class SolveAsk(PuzzleAsk):
-    engine: str = Field(DEFAULT, description=f"One of {', '.join(ENGINES)} (`cpflow engines`), installed on the server.")
+    engine: str = Field(
+        DEFAULT, description=f"One of {', '.join(ENGINES)} (`cpflow engines`), installed on the server."
+    )
     time_limit: float | None = Field(None, gt=0, description="Seconds before giving up (default 10, capped).")
     draw: StrictBool = Field(False, description="Also answer `svg` (the picture) and `solution_texts`.")
 
