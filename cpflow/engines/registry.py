@@ -149,6 +149,7 @@ class Engine:
 
 CP_SAT_FILES = (".pb.txt", ".pbtxt", ".pb")  # a CpModelProto, as text or binary
 MIP_FILES = (".lp", ".mps")
+SAT_FILES = (".cnf",)  # DIMACS
 ENGINES = {
     engine.name: engine
     for engine in (
@@ -207,6 +208,28 @@ ENGINES = {
             rounds=True,
             bytes_per_node_colour=16_000,
             exports=MIP_FILES,
+        ),
+        *(
+            Engine(
+                name,
+                "SAT",
+                "cpflow.engines.sat",
+                "sat",
+                "pysat",
+                f"SAT in python-sat, {solver_name}, after forced moves",
+                {"solver": solver},
+                extra="sat",
+                front=True,
+                counts=True,
+                bytes_per_node_colour=8_000,
+                exports=SAT_FILES,
+                loads=("cpflow.engines.cnf", "pysat.solvers", "pysat.card"),
+            )
+            for name, solver, solver_name in (
+                ("sat", "cadical195", "CaDiCaL 1.9.5"),
+                ("sat-glucose", "glucose42", "Glucose 4.2"),
+                ("sat-minisat", "minisat22", "MiniSat 2.2"),
+            )
         ),
     )
 }
