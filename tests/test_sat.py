@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import time
 from dataclasses import replace
 
 import pytest
@@ -112,11 +113,16 @@ def test_the_cnf_file_holds_every_solution_of_the_puzzle(tmp_path):
     assert cnf.nv >= len(named) and len(cnf.clauses) > len(named)
 
 
-def test_a_tiny_time_limit_gives_unknown_and_no_child_is_left():
-    (puzzle,) = load(project_puzzles()[-1])
-    result = registry.solve(puzzle, "sat", time_limit=1e-9, **ALONE)
-    assert result.status is Status.UNKNOWN
-    assert not _children()
+def test_a_search_past_the_time_limit_is_unknown_and_its_child_is_gone(monkeypatch):
+    from cpflow.engines import sat
+
+    monkeypatch.setattr(sat, "search", lambda *args: time.sleep(60))  # runs in the forked child
+    (puzzle,) = load(project_puzzles()[0])
+    before = set(_children())
+    result = registry.solve(puzzle, "sat", time_limit=0.2, **ALONE)
+    assert result.status is Status.UNKNOWN and result.stats["stopped"] == "searching"
+    assert set(_children()) <= before  # the child was killed and reaped
+    assert registry.solve(puzzle, "sat", time_limit=1e-9, **ALONE).status is Status.UNKNOWN
 
 
 def _children() -> list[str]:

@@ -123,10 +123,13 @@ def _on_processes(
             busy = [worker for worker in workers if worker.number is not None]
             multiprocessing.connection.wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
             for k, worker in enumerate(workers):
-                if worker.number is not None and (worker.connection.poll() or not worker.process.is_alive()):
+                # Asked once: a process that died between two looks would be replaced with its item
+                # neither answered nor failed, and the batch would wait for it forever.
+                alive = worker.process.is_alive()
+                if worker.number is not None and (worker.connection.poll() or not alive):
                     number, answer = worker.answer(items)
                     answers[number] = answer
-                if not worker.process.is_alive():
+                if not alive:
                     worker.end()
                     with _interrupts_held():
                         workers[k] = _Worker(work, setup)
