@@ -113,9 +113,13 @@ def connected(address: str) -> Iterator:
         try:
             _wait_for_workers(client, address)
             yield client
+        except BaseException:  # Ctrl-C, or abandoned: workers deep in a solve would take seconds to close politely
+            if cluster is not None:
+                _end_now(cluster)  # before the client closes: its close waited on busy workers (a hang seen under load)
+            raise
         finally:
             client.close()
-    except BaseException:  # Ctrl-C, or abandoned: workers deep in a solve would take seconds to close politely
+    except BaseException:
         if cluster is not None:
             _end_now(cluster)
         raise
