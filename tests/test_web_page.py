@@ -582,3 +582,19 @@ def test_an_unsolvable_puzzle_shows_why_on_the_board(page, server):
     page.wait_for_selector("#status:text-matches('cannot both be covered')")
     assert marked(page, "why") == {(0, 5), (1, 4)}
     assert not page.locator("#play-bar").is_visible()  # Play's buttons only while playing
+
+
+def test_the_engine_list_is_the_installed_engines_of_the_registry_and_a_sat_engine_solves(page):
+    from cpflow.engines.registry import available
+
+    names = page.eval_on_selector_all("#engine option", "options => options.map(o => o.value)")
+    assert names == available()
+    if "sat" not in names:
+        return  # without the sat extra the list above is the whole point
+    page.evaluate("document.getElementById('engine').value = 'sat'")  # the select sits in the closed Options
+    for a, b in STARTER_PAIRS:
+        click_cell(page, a)
+        click_cell(page, b)
+    page.click("#solve")
+    page.wait_for_selector("#result svg")
+    assert page.inner_text("#status").startswith("Solved")

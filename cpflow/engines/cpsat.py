@@ -64,13 +64,10 @@ def solve(
     began = time.perf_counter()
     deadline = Deadline(time_limit, began)
     try:
-        root = None
-        if forced:
-            settled = front.settle_first(puzzle, exclude, deadline)
-            if isinstance(settled, SolveResult):
-                return settled
-            root = settled.root
-        cp, v = build(puzzle, model, deadline, root)
+        settled = front.settle_first(puzzle, exclude, deadline, forced)
+        if isinstance(settled, SolveResult):
+            return settled
+        cp, v = build(puzzle, model, deadline, settled.root)
     except OutOfTime:
         return _out_of_time(began)
     for solution in exclude:
@@ -98,13 +95,10 @@ def count(
     """
     deadline = Deadline(time_limit, time.perf_counter())
     try:
-        root = None
-        if forced:
-            settled = front.count_first(puzzle, limit, deadline)
-            if not isinstance(settled, front.Handover):
-                return settled
-            root = settled.root
-        cp, v = build(puzzle, model, deadline, root)
+        settled = front.count_first(puzzle, limit, deadline, forced)
+        if not isinstance(settled, front.Handover):
+            return settled
+        cp, v = build(puzzle, model, deadline, settled.root)
     except OutOfTime:
         return [], Status.UNKNOWN
     from cpflow.engines.cpsat_solver import count_model

@@ -37,10 +37,13 @@ def budget(puzzle: Puzzle) -> int:
     return WORK // max(1, nodes) if nodes <= SMALL else 0
 
 
-def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
-    """A result when the front end settles the puzzle, else what the model starts from."""
+def settle_first(
+    puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline, forced: bool = True
+) -> SolveResult | Handover:
+    """A result when the front end settles the puzzle, else what the model starts from (nothing
+    settled when not `forced`: the engine's model alone)."""
     began = time.perf_counter()
-    if not applies(puzzle):
+    if not forced or not applies(puzzle):
         return Handover(None, 0.0)
     try:
         for solution in solutions(puzzle, budget(puzzle), deadline):
@@ -53,12 +56,14 @@ def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline
         return Handover(out.root, time.perf_counter() - began)
 
 
-def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[Solution], Status] | Handover:
+def count_first(
+    puzzle: Puzzle, limit: int, deadline: Deadline, forced: bool = True
+) -> tuple[list[Solution], Status] | Handover:
     """Up to `limit` solutions and SOLVED (all of them) or UNKNOWN (the limit or the deadline came
     first: those found so far) when the search finishes or runs out of time, else what the model
-    starts from."""
+    starts from (nothing settled when not `forced`)."""
     began = time.perf_counter()
-    if not applies(puzzle):
+    if not forced or not applies(puzzle):
         return Handover(None, 0.0)
     found: list[Solution] = []
     try:

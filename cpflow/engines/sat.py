@@ -51,13 +51,10 @@ def solve(
     began = time.perf_counter()
     deadline = Deadline(time_limit, began)
     try:
-        root = None
-        if forced:
-            settled = front.settle_first(puzzle, exclude, deadline)
-            if isinstance(settled, SolveResult):
-                return settled
-            root = settled.root
-        v = _built(puzzle, deadline, root)
+        settled = front.settle_first(puzzle, exclude, deadline, forced)
+        if isinstance(settled, SolveResult):
+            return settled
+        v = _built(puzzle, deadline, settled.root)
     except OutOfTime:
         return _result(Status.UNKNOWN, None, began, time.perf_counter(), {"stopped": "building"})
     built = time.perf_counter()
@@ -81,13 +78,10 @@ def count(
     limit or the time limit came first)."""
     deadline = Deadline(time_limit, time.perf_counter())
     try:
-        root = None
-        if forced:
-            settled = front.count_first(puzzle, limit, deadline)
-            if not isinstance(settled, front.Handover):
-                return settled
-            root = settled.root
-        v = _built(puzzle, deadline, root)
+        settled = front.count_first(puzzle, limit, deadline, forced)
+        if not isinstance(settled, front.Handover):
+            return settled
+        v = _built(puzzle, deadline, settled.root)
     except OutOfTime:
         return [], Status.UNKNOWN
     found, finished, _ = _search_by(v, solver, limit, (), deadline)
