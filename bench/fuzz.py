@@ -182,7 +182,7 @@ def _flags(rules: Rules) -> str:
 
 def check_engine(puzzle: Puzzle, engine: str, expected: int, limit: int) -> Check:
     """Solve, count and uniqueness on one engine against the brute count; every answer verified."""
-    from cpflow.board.errors import InvalidSolution
+    from cpflow.errors import InvalidSolution
     from cpflow.engines.registry import count, solve
     from cpflow.workflows.unique import uniqueness
 
@@ -307,7 +307,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="boards checked at once, on separate processes")
     parser.add_argument("--limit", type=int, default=20, help="count solutions up to this many")
     args = parser.parse_args()
-    from cpflow.board.errors import EngineUnavailable
+    from cpflow.errors import EngineUnavailable
     from cpflow.engines.registry import available, backend
 
     engines = tuple(args.engines.split(",")) if args.engines else tuple(available())

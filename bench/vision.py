@@ -22,7 +22,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from cpflow.board.errors import ScreenshotUnreadable
+from cpflow.errors import ScreenshotUnreadable
 from cpflow.board.grid import Puzzle
 from cpflow.vision.screenshot import read_screenshot
 from cpflow.vision.synthetic import Shot, make

@@ -28,11 +28,11 @@ Parts (imports run one way: faces -> workflows -> engines -> board)
   cancelling), app (FastAPI routes), server (uvicorn), page/ (HTML, CSS, script)
 """
 
-from cpflow.board.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
 from cpflow.board.formats import load, parse, parse_solution, picture
 from cpflow.board.grid import Cell, Colour, Puzzle, Solution
 from cpflow.board.verify import is_solution, violations
 from cpflow.engines.result import SolveResult, Status
+from cpflow.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
 
 __all__ = [
     "Cell",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import board, cells, needs_zucker, project_puzzles, zucker_puzzles
-from cpflow.board.errors import EngineUnavailable
+from cpflow.errors import EngineUnavailable
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
 from cpflow.engines import circuit, cpsat

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PUZZLES, board, project_puzzles
-from cpflow.board.errors import PuzzleFormatError
+from cpflow.errors import PuzzleFormatError
 from cpflow.board.formats import MAX_CELLS, load, load_solution, parse, parse_solution, picture
 from cpflow.board.grid import Puzzle
 from cpflow.board.verify import violations

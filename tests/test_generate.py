@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES
-from cpflow.board.errors import GenerationFailed
+from cpflow.errors import GenerationFailed
 from cpflow.board.formats import load, load_solution, picture
 from cpflow.board.formats import parse as load_text
 from cpflow.board.verify import violations

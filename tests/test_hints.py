@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
-from cpflow.board.errors import InvalidSolution
+from cpflow.errors import InvalidSolution
 from cpflow.board.formats import load, load_solution, load_with_solutions
 from cpflow.board.grid import cell_of
 from cpflow.deduce import hints as hinting

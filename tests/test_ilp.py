@@ -7,7 +7,7 @@ import time
 import pytest
 
 from conftest import LARGE, ZUCKER, board, cells, needs_zucker, project_puzzles
-from cpflow.board.errors import CpflowError, EngineUnavailable
+from cpflow.errors import CpflowError, EngineUnavailable
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
 from cpflow.engines.deadline import Deadline, OutOfTime

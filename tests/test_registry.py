@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import board
-from cpflow.board.errors import EngineUnsupported
+from cpflow.errors import EngineUnsupported
 from cpflow.board.grid import Rules
 from cpflow.cli import app
 from cpflow.engines import registry
@@ -96,8 +96,9 @@ def test_counting_follows_the_entry_not_the_module(declared, monkeypatch):
     """An entry that does not declare `counts` is counted by exclusion, even if its module could count."""
     declared(counts=False)
     calls = []
-    real = registry.solve
-    monkeypatch.setattr(registry, "solve", lambda *a, **k: calls.append(k) or real(*a, **k))
+    module = registry.backend()
+    real = module.solve
+    monkeypatch.setattr(module, "solve", lambda *a, **k: calls.append(k) or real(*a, **k))
     touchy = replace(board("R..\n...\n..R"), rules=Rules(touch=True))  # two solutions
     found, _ = registry.count(touchy, 2)
     assert len(found) == 2 and len(calls) == 2 and all("exclude" in call for call in calls)

@@ -16,7 +16,7 @@ from test_variants import tiny_boards, tiny_puzzles_under_any_rules
 from typer.testing import CliRunner
 
 from conftest import board, cells, project_puzzles
-from cpflow.board.errors import EngineUnavailable, EngineUnsupported
+from cpflow.errors import EngineUnavailable, EngineUnsupported
 from cpflow.board.formats import load
 from cpflow.board.grid import Rules, tag
 from cpflow.board.verify import violations

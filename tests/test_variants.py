@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import VARIANTS, needs_variants, variant_levels
-from cpflow.board.errors import PuzzleFormatError
+from cpflow.errors import PuzzleFormatError
 from cpflow.board.formats import load_with_solutions, parse, parse_solution, picture
 from cpflow.board.grid import Puzzle, Rules, Solution, lattice
 from cpflow.board.verify import violations

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, ROOT, board
-from cpflow.board.errors import NotAnImage, ScreenshotUnreadable
+from cpflow.errors import NotAnImage, ScreenshotUnreadable
 from cpflow.board.formats import load, load_solution, parse, picture
 from cpflow.board.grid import Puzzle
 from cpflow.cli import app
@@ -235,7 +235,7 @@ def test_without_the_vision_extra_import_says_how_to_install_it(tmp_path, monkey
     monkeypatch.setitem(sys.modules, "cv2", None)  # import cv2 now raises ImportError
     result = run("import", tmp_path / "shot.png")
     assert result.exit_code == 2
-    assert result.stderr == "cpflow import needs OpenCV and numpy: pip install 'cpflow[vision]'\n"
+    assert result.stderr == "cpflow: import needs OpenCV and numpy: pip install 'cpflow[vision]'\n"
 
 
 def test_solving_does_not_import_opencv():

@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 
 from cpflow.board import graphjson, grids, levelpack, native
-from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of, nodes_along
+from cpflow.errors import PuzzleFormatError
 
 FORMATS = ("auto", *grids.GRID_FORMATS, "level", "board", "json")
 MAX_BYTES = 4 * 1024 * 1024

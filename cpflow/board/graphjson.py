@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 
-from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.grid import SHAPES, Colour, Node, Puzzle, Solution, check_endpoints
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
+from cpflow.errors import PuzzleFormatError
 
 
 def parse_graph(text: str, source: str) -> tuple[Puzzle, Solution | None]:

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.grid import Cell, Colour, Puzzle, Solution
+from cpflow.errors import PuzzleFormatError
 
 GRID_FORMATS = ("classic", "zero", "header")
 MAX_SIDE = 1024

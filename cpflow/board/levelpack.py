@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.grid import Cell, Puzzle, Solution, lattice, nodes_along
 from cpflow.board.grids import number
+from cpflow.errors import PuzzleFormatError
 
 COLOURS = "RGBYOCMmPWAgTbcp"  # the game's first 16: red, green, blue, yellow, orange, cyan, magenta, maroon, ...
 SIZE = re.compile(r"(?P<kind>[XW]_)?(?P<width>\d+)(?::(?P<height>\d+))?(?:\+[A-Z:]*)?")

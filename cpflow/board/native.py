@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.grid import Cell, Puzzle, Solution, cell_of, lattice
 from cpflow.board.grids import number
+from cpflow.errors import PuzzleFormatError
 
 HEADER = re.compile(r"\s*board\s+(\d+)\s*[xX]\s*(\d+)(?:\s+(square|hex))?\s*$")
 PAIRS = re.compile(r"\s*(walls|warps)\b(.*)$")

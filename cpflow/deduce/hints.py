@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from cpflow.board.errors import InvalidSolution, RulesUnsupported
 from cpflow.board.grid import Node, Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.deduce import sentences
@@ -25,6 +24,7 @@ from cpflow.deduce.rules import applies
 from cpflow.deduce.steps import KINDS, Step, conflict, next_step, with_step
 from cpflow.engines.result import Status
 from cpflow.engines.why import Why
+from cpflow.errors import InvalidSolution, RulesUnsupported
 
 STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
 GRADES = {  # the hardest kind of step a chain needs -> the puzzle's grade

@@ -33,8 +33,8 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from cpflow.board.errors import CpflowError
 from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.errors import SolverFailed
 
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ def fork(work: Callable[[], T], deadline: Deadline = NEVER) -> T | None:
     """`work()` in a forked child (it starts with this process's memory, so nothing is copied
     over), its answer sent back pickled; None when the deadline came first. The child has a
     session of its own and dies with this process, as `run`'s does; however `fork` is left,
-    it is gone by then. An exception in the child is raised here as CpflowError.
+    it is gone by then. An exception in the child is raised here as SolverFailed.
 
     Where there is no fork (Windows), `work()` runs in this process, to its end.
     """
@@ -94,7 +94,7 @@ def fork(work: Callable[[], T], deadline: Deadline = NEVER) -> T | None:
         return None
     done, answer = pickle.loads(sent) if sent else (False, "it ended without an answer")
     if not done:
-        raise CpflowError(f"a solver's child process failed: {answer}")
+        raise SolverFailed(f"a solver's child process failed: {answer}")
     return answer
 
 

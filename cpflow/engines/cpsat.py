@@ -1,9 +1,8 @@
-"""The CP-SAT engine: forced moves first, then one of the formulations, solved by CP-SAT.
+"""The CP-SAT engine: one of the formulations, solved by CP-SAT (cpflow.engines.cpsat_solver).
 
-With `forced` (the `cpsat` engine), the front end (cpflow.engines.front) settles what
-every solution must contain and searches briefly; a board it answers never loads
-OR-Tools. Otherwise the model is built on what it settled and solved by CP-SAT
-(cpflow.engines.cpsat_solver).
+The model is built on `root`, what the front end settled (cpflow.engines.front: fixed
+edges, colour domains), when the registry ran it first (the `cpsat` entry), else on
+pruning alone.
 
 Formulations (`FORMULATIONS`, see models/):
 - label: one circuit through every cell, an integer colour label per cell (the default);
@@ -21,18 +20,17 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cpflow.board.errors import CpflowError
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.deduce.rules import Partial
-from cpflow.engines import front
 from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
+from cpflow.errors import CpflowError
 
 FORMULATIONS = {"label": "cpflow.engines.label", "circuit": "cpflow.engines.circuit"}  # model -> module
 DEFAULT = "label"
 
 
-def available(model: str = DEFAULT, forced: bool = False) -> bool:
+def available(model: str = DEFAULT) -> bool:
     """Every formulation is available where ortools is installed."""
     return model in FORMULATIONS and importlib.util.find_spec("ortools") is not None
 
@@ -53,21 +51,18 @@ def solve(
     puzzle: Puzzle,
     *,
     model: str = DEFAULT,
-    forced: bool = False,
+    root: Partial | None = None,
     time_limit: float | None = None,
     workers: int | None = None,
     exclude: Sequence[Solution] = (),
     **params,
 ) -> SolveResult:
-    """Solve, finding none of the `exclude`d solutions: by the front end when `forced` and it
-    settles the board, else with CP-SAT; `params` are extra CpSolver parameters (e.g. random_seed=1)."""
+    """Solve, finding none of the `exclude`d solutions; `params` are extra CpSolver parameters
+    (e.g. random_seed=1)."""
     began = time.perf_counter()
     deadline = Deadline(time_limit, began)
     try:
-        settled = front.settle_first(puzzle, exclude, deadline, forced)
-        if isinstance(settled, SolveResult):
-            return settled
-        cp, v = build(puzzle, model, deadline, settled.root)
+        cp, v = build(puzzle, model, deadline, root)
     except OutOfTime:
         return _out_of_time(began)
     for solution in exclude:
@@ -82,7 +77,7 @@ def count(
     limit: int,
     *,
     model: str = DEFAULT,
-    forced: bool = False,
+    root: Partial | None = None,
     time_limit: float | None = None,
     workers: int | None = None,
     **params,
@@ -95,10 +90,7 @@ def count(
     """
     deadline = Deadline(time_limit, time.perf_counter())
     try:
-        settled = front.count_first(puzzle, limit, deadline, forced)
-        if not isinstance(settled, front.Handover):
-            return settled
-        cp, v = build(puzzle, model, deadline, settled.root)
+        cp, v = build(puzzle, model, deadline, root)
     except OutOfTime:
         return [], Status.UNKNOWN
     from cpflow.engines.cpsat_solver import count_model
@@ -106,7 +98,7 @@ def count(
     return count_model(cp, v, limit, v.deadline, **params)
 
 
-def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT, forced: bool = False) -> None:
+def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT) -> None:
     """Write the puzzle's model as a CP-SAT proto: text when the name ends in `txt`, else binary.
     The whole model is written: the front end's deductions are left to the solver that reads it."""
     cp, _ = build(puzzle, model)

@@ -12,10 +12,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from ortools.sat.python import cp_model
 
-from cpflow.board.errors import CpflowError
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.engines.deadline import Deadline
 from cpflow.engines.result import SolveResult, Status
+from cpflow.errors import SolverFailed
 
 STATUS = {
     cp_model.OPTIMAL: Status.SOLVED,
@@ -100,7 +100,7 @@ def solve_model(
     solver, native = _race(runs, v.deadline)
     status = STATUS.get(native)
     if status is None:
-        raise CpflowError(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")
+        raise SolverFailed(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")
     solution = v.extract(solver) if status is Status.SOLVED else None
     stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches, "solver_seconds": solver.wall_time}
     if v.reason:

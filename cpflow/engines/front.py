@@ -1,9 +1,11 @@
-"""The front end of the CP-SAT engine: forced moves and a short search before any model.
+"""The front end of every engine that declares it (`Engine.front`): forced moves and a short
+search before any model, run by the registry (cpflow.engines.registry).
 
 `settle_first` answers a solve outright when the search (cpflow.deduce.search) finishes
 within its budget: a solution that is none of `exclude`, or a proof that there is none.
 Otherwise it hands over the settled start, whose fixed edges and colour domains make the
-model smaller. It imports no solver, so a board it answers never loads OR-Tools.
+model smaller: each engine's `solve` and `count` take it as `root`. It imports no solver,
+so a board it answers never loads one.
 """
 
 from __future__ import annotations
@@ -37,13 +39,11 @@ def budget(puzzle: Puzzle) -> int:
     return WORK // max(1, nodes) if nodes <= SMALL else 0
 
 
-def settle_first(
-    puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline, forced: bool = True
-) -> SolveResult | Handover:
-    """A result when the front end settles the puzzle, else what the model starts from (nothing
-    settled when not `forced`: the engine's model alone)."""
+def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
+    """A result when the front end settles the puzzle, else what the model starts from; OutOfTime
+    when the deadline passes first."""
     began = time.perf_counter()
-    if not forced or not applies(puzzle):
+    if not applies(puzzle):
         return Handover(None, 0.0)
     try:
         for solution in solutions(puzzle, budget(puzzle), deadline):
@@ -56,14 +56,12 @@ def settle_first(
         return Handover(out.root, time.perf_counter() - began)
 
 
-def count_first(
-    puzzle: Puzzle, limit: int, deadline: Deadline, forced: bool = True
-) -> tuple[list[Solution], Status] | Handover:
+def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[Solution], Status] | Handover:
     """Up to `limit` solutions and SOLVED (all of them) or UNKNOWN (the limit or the deadline came
     first: those found so far) when the search finishes or runs out of time, else what the model
-    starts from (nothing settled when not `forced`)."""
+    starts from."""
     began = time.perf_counter()
-    if not forced or not applies(puzzle):
+    if not applies(puzzle):
         return Handover(None, 0.0)
     found: list[Solution] = []
     try:
@@ -82,4 +80,4 @@ def count_first(
 
 def _answer(status: Status, solution: Solution | None, began: float, **stats) -> SolveResult:
     seconds = time.perf_counter() - began
-    return SolveResult(status, solution, seconds, seconds, "cpsat", {"by": "forced moves", **stats})
+    return SolveResult(status, solution, seconds, seconds, "front", {"by": "forced moves", **stats})

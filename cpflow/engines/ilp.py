@@ -21,13 +21,14 @@ from pathlib import Path
 import ortools.sat.python.cp_model_helper  # noqa: F401, I001
 import pulp
 
-from cpflow.board.errors import CpflowError, EngineUnavailable
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import reach, walk
+from cpflow.deduce.rules import Partial
 from cpflow.engines import mip
 from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
 from cpflow.engines.prune import domains, impossibility
 from cpflow.engines.result import SolveResult, Status
+from cpflow.errors import CpflowError, EngineUnavailable, SolverFailed
 
 Value = Callable[[pulp.LpVariable], float]  # the value a solved model gives a variable
 MIP_SOLVERS = ("cbc", "highs")
@@ -181,6 +182,20 @@ def add_ring_limits(prob: pulp.LpProblem, v: IlpVars) -> None:
         prob += pulp.lpSum(sides) <= len(ring) - spare, f"ring_{i}"
 
 
+def add_fixed(prob: pulp.LpProblem, v: IlpVars, fixed: dict[tuple[Node, Node], bool]) -> None:
+    """What the front end settled: a step every solution takes is taken by one colour, a step none
+    takes by no colour (as bounds, which the solver's presolve removes at once)."""
+    for (a, b), taken in fixed.items():
+        edges = [e for _, e in v.joined(a, b)]
+        if not taken:
+            for edge in edges:
+                edge.upBound = 0
+        elif len(edges) == 1:
+            edges[0].lowBound = 1
+        else:  # more colours may take it (or none: the front end would have said unsolvable)
+            prob += pulp.lpSum(edges) == 1, f"fixed_{tag(a)}_{tag(b)}"
+
+
 def add_flow(prob: pulp.LpProblem, v: IlpVars) -> None:
     """Every cell of a path is fed one unit from its start, so a loop (with no start) cannot exist.
 
@@ -231,14 +246,16 @@ def add_false(prob: pulp.LpProblem, why: str) -> None:
 
 
 def build(
-    puzzle: Puzzle, connectivity: str = DEFAULT_CONNECTIVITY, deadline: Deadline = NEVER
+    puzzle: Puzzle, connectivity: str = DEFAULT_CONNECTIVITY, deadline: Deadline = NEVER, root: Partial | None = None
 ) -> tuple[pulp.LpProblem, IlpVars]:
-    """The model of a puzzle; with "lazy" connectivity it lacks loop cuts until `solve` adds them.
-    OutOfTime when the deadline passes first."""
+    """The model of a puzzle, on what the front end settled (`root`) or else on pruning's domains;
+    with "lazy" connectivity it lacks loop cuts until `solve` adds them. OutOfTime when the
+    deadline passes first."""
     if connectivity not in CONNECTIVITY:
         raise CpflowError(f"unknown connectivity {connectivity!r}; choose from {', '.join(CONNECTIVITY)}")
     prob = pulp.LpProblem("cpflow", pulp.LpMinimize)  # no objective: any solution will do
-    v = IlpVars(prob, puzzle, domains(puzzle, deadline), deadline)
+    fixed, colour_domains = root.decided() if root else ({}, domains(puzzle, deadline))
+    v = IlpVars(prob, puzzle, colour_domains, deadline)
     if v.reason:
         add_false(prob, "proven_unsolvable")
         return prob, v
@@ -247,6 +264,7 @@ def build(
     add_no_self_touch(prob, v)
     add_ring_limits(prob, v)
     add_play(prob, v)
+    add_fixed(prob, v, fixed)
     if connectivity == "flow":
         add_flow(prob, v)
     return prob, v
@@ -271,6 +289,7 @@ def solve(
     exclude: Sequence[Solution] = (),
     mip_solver: str = "cbc",
     connectivity: str = DEFAULT_CONNECTIVITY,
+    root: Partial | None = None,
     on_round: Callable[[dict[Colour, list[tuple[Node, Node]]]], None] | None = None,
     **params,
 ) -> SolveResult:
@@ -279,6 +298,7 @@ def solve(
     `time_limit` covers building and every solve round; `params` go to the PuLP solver
     (e.g. gapRel=0.1 for CBC, or any HiGHS option by name). `on_round` sees each round's
     answer, loops and all, as each colour's joined edges (for pictures of the cuts at work).
+    The model starts from `root` (the front end's settled start) when given.
     """
     if mip_solver not in available_mip_solvers():
         known = f"available: {', '.join(available_mip_solvers())}"
@@ -289,7 +309,7 @@ def solve(
     deadline = Deadline(time_limit, began)
     stats: dict = {"mip_solver": mip_solver, "connectivity": connectivity, "rounds": 0, "cuts": 0}
     try:
-        prob, v = build(puzzle, connectivity, deadline)
+        prob, v = build(puzzle, connectivity, deadline, root)
     except OutOfTime:
         seconds = time.perf_counter() - began
         return SolveResult(
@@ -344,7 +364,7 @@ def status_of(prob: pulp.LpProblem, timed: bool) -> Status:
     status = STATUS.get((prob.status, prob.sol_status))
     if status is None or (status is Status.UNKNOWN and not timed):
         native = f"{pulp.LpStatus.get(prob.status)} / {pulp.LpSolution.get(prob.sol_status)}"
-        raise CpflowError(f"the MIP solver returned {native}")
+        raise SolverFailed(f"the MIP solver returned {native}")
     return status
 
 

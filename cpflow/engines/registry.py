@@ -23,10 +23,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from cpflow.board.errors import CpflowError, EngineUnavailable, EngineUnsupported, InvalidSolution, ModelTooLarge
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.board.verify import violations
+from cpflow.deduce.rules import Partial
+from cpflow.engines import front
+from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
+from cpflow.errors import CpflowError, EngineUnavailable, EngineUnsupported, InvalidSolution, ModelTooLarge
 
 
 class Backend(Protocol):
@@ -39,15 +42,17 @@ class Backend(Protocol):
         self,
         puzzle: Puzzle,
         *,
+        root: Partial | None = None,
         time_limit: float | None = None,
         workers: int | None = None,
         exclude: Sequence[Solution] = (),
         **options,
     ) -> SolveResult:
-        """One solution that is none of `exclude`, or why there is none; not yet verified."""
+        """One solution that is none of `exclude`, or why there is none; not yet verified. The model
+        starts from `root`, what the front end settled, when given."""
 
     def count(
-        self, puzzle: Puzzle, limit: int, *, time_limit: float | None = None, **options
+        self, puzzle: Puzzle, limit: int, *, root: Partial | None = None, time_limit: float | None = None, **options
     ) -> tuple[list[Solution], Status]:
         """Optional: up to `limit` distinct solutions in one search; SOLVED when that is all of them,
         else UNKNOWN. Without it, the registry counts by solving again and again with exclusions."""
@@ -72,7 +77,7 @@ class Engine:
     summary: str
     options: dict = field(default_factory=dict)
     extra: str | None = None  # the cpflow extra that installs `needs`, when cpflow's own install does not
-    front: bool = False  # the front end's forced moves (and short search) first: the module takes `forced`
+    front: bool = False  # the front end's forced moves (and short search) first; the model starts from what it settled
     rule_sets: tuple[str, ...] = RULE_SETS
     kinds: tuple[str, ...] = KINDS
     counts: bool = False  # `count` in one search; else counted by solving again, excluding each answer
@@ -101,10 +106,6 @@ class Engine:
         """How to install what the engine needs."""
         return f"pip install 'cpflow[{self.extra}]'" if self.extra else "pip install cpflow"
 
-    def run_options(self) -> dict:
-        """The options the module's solve and count are called with: the fixed ones, and the front end."""
-        return {**self.options, "forced": True} if self.front else dict(self.options)
-
     def record(self) -> dict:
         """The entry as `cpflow engines --format json` prints it."""
         return {
@@ -122,6 +123,10 @@ class Engine:
             "installed": self.available(),
             "install": self.install,
         }
+
+    def fronted(self, forced: bool | None = None) -> bool:
+        """Whether the front end runs first: as the entry declares, unless `forced` says otherwise."""
+        return self.front if forced is None else forced
 
     def check_supports(self, puzzle: Puzzle) -> None:
         """EngineUnsupported when the puzzle's rules or board kinds are not the engine's."""
@@ -298,46 +303,88 @@ def warm(name: str = DEFAULT) -> Backend:
     return module
 
 
-def solve(puzzle: Puzzle, engine: str = DEFAULT, **options) -> SolveResult:
-    """Solve with the named engine; options go to its `solve` (time_limit, workers, exclude, ...).
+def solve(puzzle: Puzzle, engine: str = DEFAULT, *, forced: bool | None = None, **options) -> SolveResult:
+    """Solve with the named engine: the front end first when the entry declares it (or `forced`
+    says so), then the engine's `solve` with the other options (time_limit, workers, exclude, ...).
 
     The answer has passed the verifier: an invalid solution raises InvalidSolution. A model
     that would not fit in free memory raises ModelTooLarge before it is built.
     """
     entry = _ready(engine, puzzle, options)
-    result = entry.backend().solve(puzzle, **{**entry.run_options(), **options})
+    began = time.perf_counter()
+    deadline = Deadline(options.pop("time_limit", None), began)
+    try:
+        settled = front.settle_first(puzzle, options.get("exclude", ()), deadline) if entry.fronted(forced) else None
+    except OutOfTime:
+        settled = SolveResult(
+            Status.UNKNOWN, None, 0.0, 0.0, engine, {"stopped": "building"}
+        )  # the front end is part of building
+    if isinstance(settled, SolveResult):
+        result = settled
+    else:
+        root = settled.root if settled else None
+        result = entry.backend().solve(puzzle, root=root, time_limit=deadline.left(), **entry.options, **options)
+        result = _after_front(result, time.perf_counter() - began - result.seconds)
     if result.solution is not None:
         _verified(puzzle, result.solution, engine)
     return replace(result, engine=engine)
 
 
+def _after_front(result: SolveResult, front_seconds: float) -> SolveResult:
+    """The engine's result with the front end's seconds counted in (as building)."""
+    if front_seconds < 0.0005:
+        return result
+    return replace(
+        result,
+        seconds=result.seconds + front_seconds,
+        build_seconds=result.build_seconds + front_seconds,
+        stats={**result.stats, "front_seconds": round(front_seconds, 4)},
+    )
+
+
 def count(
-    puzzle: Puzzle, limit: int, engine: str = DEFAULT, *, time_limit: float | None = None, **options
+    puzzle: Puzzle,
+    limit: int,
+    engine: str = DEFAULT,
+    *,
+    time_limit: float | None = None,
+    forced: bool | None = None,
+    **options,
 ) -> tuple[list[Solution], Status]:
-    """Up to `limit` distinct solutions, each verified, and SOLVED if that is all of them.
+    """Up to `limit` distinct solutions, each verified, and SOLVED if that is all of them: by the
+    front end when the entry declares it (or `forced` says so) and its search finishes, else by
+    the engine on what it settled.
 
     An engine without a `count` of its own is asked again and again, excluding each answer.
     """
     entry = _ready(engine, puzzle, options)
-    if entry.counts:
-        found, status = entry.backend().count(
-            puzzle, limit, time_limit=time_limit, **{**entry.run_options(), **options}
-        )
+    deadline = Deadline(time_limit)
+    try:
+        settled = front.count_first(puzzle, limit, deadline) if entry.fronted(forced) else None
+    except OutOfTime:
+        settled = [], Status.UNKNOWN
+    if isinstance(settled, tuple):
+        found, status = settled
     else:
-        found, status = _count_by_exclusion(puzzle, limit, engine, time_limit, options)
+        root = settled.root if settled else None
+        if entry.counts:
+            left = deadline.left()
+            found, status = entry.backend().count(puzzle, limit, root=root, time_limit=left, **entry.options, **options)
+        else:
+            found, status = _count_by_exclusion(entry, puzzle, limit, root, deadline, options)
     for solution in found:
         _verified(puzzle, solution, engine)
     return found, status
 
 
 def _count_by_exclusion(
-    puzzle: Puzzle, limit: int, engine: str, time_limit: float | None, options: dict
+    entry: Engine, puzzle: Puzzle, limit: int, root: Partial | None, deadline: Deadline, options: dict
 ) -> tuple[list[Solution], Status]:
     """Solutions one solve at a time, each excluding those found before."""
-    began, found = time.perf_counter(), []
+    found: list[Solution] = []
     while len(found) < limit:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-        result = solve(puzzle, engine, time_limit=left, exclude=found, **options)
+        left = deadline.left()
+        result = entry.backend().solve(puzzle, root=root, time_limit=left, exclude=found, **entry.options, **options)
         if result.status is not Status.SOLVED:
             return found, Status.SOLVED if result.status is Status.UNSOLVABLE else Status.UNKNOWN
         found.append(result.solution)

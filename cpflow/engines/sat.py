@@ -1,11 +1,10 @@
-"""The SAT engine: forced moves first, then the puzzle's clauses (cpflow.engines.cnf) solved by a
-SAT solver of python-sat (CaDiCaL 1.9.5 by default), with lazy loop cuts.
+"""The SAT engine: the puzzle's clauses (cpflow.engines.cnf) solved by a SAT solver of
+python-sat (CaDiCaL 1.9.5 by default), with lazy loop cuts.
 
-With `forced` (every `sat` entry), the front end settles what every solution must contain
-and searches briefly, as for the `cpsat` engine; what it settled becomes unit clauses. The
-solver then answers, an answer with a loop gets a clause that cuts that loop and the solver
-answers again, incrementally, until an answer has none. Counting adds a clause excluding
-each solution found.
+Every `sat` entry runs the front end first (the registry does, as for `cpsat`); what it
+settled (`root`) becomes unit clauses. The solver answers, an answer with a loop gets a
+clause that cuts that loop and the solver answers again, incrementally, until an answer
+has none. Counting adds a clause excluding each solution found.
 
 CaDiCaL cannot be interrupted through python-sat, so the whole search runs in a forked
 child (`children.fork`), killed at the deadline or on Ctrl-C; between rounds the child
@@ -21,7 +20,8 @@ from functools import partial
 from pathlib import Path
 
 from cpflow.board.grid import Puzzle, Solution
-from cpflow.engines import children, front
+from cpflow.deduce.rules import Partial
+from cpflow.engines import children
 from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
 
@@ -42,19 +42,17 @@ def solve(
     puzzle: Puzzle,
     *,
     solver: str = DEFAULT,
-    forced: bool = False,
+    root: Partial | None = None,
     time_limit: float | None = None,
     exclude: Sequence[Solution] = (),
     workers: int | None = None,
 ) -> SolveResult:
-    """One solution that is none of `exclude`, or why there is none, or UNKNOWN at the time limit."""
+    """One solution that is none of `exclude`, or why there is none, or UNKNOWN at the time limit;
+    the clauses start from `root` (the front end's settled start) when given."""
     began = time.perf_counter()
     deadline = Deadline(time_limit, began)
     try:
-        settled = front.settle_first(puzzle, exclude, deadline, forced)
-        if isinstance(settled, SolveResult):
-            return settled
-        v = _built(puzzle, deadline, settled.root)
+        v = _built(puzzle, deadline, root)
     except OutOfTime:
         return _result(Status.UNKNOWN, None, began, time.perf_counter(), {"stopped": "building"})
     built = time.perf_counter()
@@ -70,7 +68,7 @@ def count(
     limit: int,
     *,
     solver: str = DEFAULT,
-    forced: bool = False,
+    root: Partial | None = None,
     time_limit: float | None = None,
     workers: int | None = None,
 ) -> tuple[list[Solution], Status]:
@@ -78,10 +76,7 @@ def count(
     limit or the time limit came first)."""
     deadline = Deadline(time_limit, time.perf_counter())
     try:
-        settled = front.count_first(puzzle, limit, deadline, forced)
-        if not isinstance(settled, front.Handover):
-            return settled
-        v = _built(puzzle, deadline, settled.root)
+        v = _built(puzzle, deadline, root)
     except OutOfTime:
         return [], Status.UNKNOWN
     found, finished, _ = _search_by(v, solver, limit, (), deadline)

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from cpflow.board.errors import InvalidSolution
 from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, tag
 from cpflow.board.paths import walk
 from cpflow.board.verify import violations
 from cpflow.engines.deadline import Deadline
+from cpflow.errors import InvalidSolution
 
 Requirement = tuple[str, Colour | Node]  # ("connect", colour) or ("cover", node)
 LARGEST = 20_000  # nodes x colours: bigger boards are not explained (the model would take long to build)

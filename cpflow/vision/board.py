@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from cpflow.board.errors import ScreenshotUnreadable
+from cpflow.errors import ScreenshotUnreadable
 
 RIDGE = 14  # grey levels a line pixel stands out from both sides, at least
 REACH = (2, 3, 5, 8)  # pixels to each side looked at for a ridge: lines 1 to 14 pixels wide

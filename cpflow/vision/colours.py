@@ -14,8 +14,8 @@ from itertools import chain, combinations, count
 
 import numpy as np
 
-from cpflow.board.errors import ScreenshotUnreadable
 from cpflow.board.grid import Colour
+from cpflow.errors import ScreenshotUnreadable
 from cpflow.pictures.palette import GAME
 from cpflow.vision.dots import Dot
 

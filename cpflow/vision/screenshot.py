@@ -14,8 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cpflow.board.errors import NotAnImage, ScreenshotUnreadable
 from cpflow.board.grid import Puzzle
+from cpflow.errors import NotAnImage, ScreenshotUnreadable
 from cpflow.vision import debug
 from cpflow.vision.board import find_lattice, ridges
 from cpflow.vision.colours import name_pairs, pair_dots

@@ -11,32 +11,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from cpflow import records
-from cpflow.board.errors import (
-    CpflowError,
-    EngineUnavailable,
-    GenerationFailed,
-    InvalidSolution,
-    ModelTooLarge,
-    NotAnImage,
-    PuzzleFormatError,
-    RulesUnsupported,
-    ScreenshotUnreadable,
-)
 from cpflow.board.formats import decode, parse_play, parse_solution, parse_with_solutions, picture
 from cpflow.board.grid import Puzzle, Rules, differ
+from cpflow.errors import CpflowError, ExtraMissing, OverLimit, PuzzleFormatError, ScreenshotUnreadable
 from cpflow.web.limits import Limits
+from cpflow.workflows import records
 
-
-class TooLarge(CpflowError):
-    """A board or a request over the server's caps."""
-
-
-class VisionMissing(CpflowError):
-    """The server cannot read screenshots: the vision extra (OpenCV, numpy) is not installed."""
-
-
-NEEDS_VISION = "cpflow: importing a screenshot needs OpenCV and numpy on the server: pip install 'cpflow[vision]'"
+NEEDS_VISION = "importing a screenshot needs OpenCV and numpy on the server: pip install 'cpflow[vision]'"
 
 
 @dataclass(frozen=True)
@@ -48,23 +29,10 @@ class Failure:
 
 
 def failure(error: Exception) -> Failure:
-    """The status and message of an error, worded as `cpflow` words it on stderr."""
-    if isinstance(error, PuzzleFormatError):
-        return Failure(400, str(error))
-    if isinstance(error, EngineUnavailable | RulesUnsupported):
-        return Failure(400, f"cpflow: {error}")
-    if isinstance(error, NotAnImage):
-        return Failure(400, str(error))
-    if isinstance(error, ScreenshotUnreadable):
-        return Failure(422, str(error))
-    if isinstance(error, VisionMissing):
-        return Failure(501, str(error))
-    if isinstance(error, TooLarge | ModelTooLarge):
-        return Failure(413, f"cpflow: {error}")
-    if isinstance(error, GenerationFailed):
-        return Failure(422, f"cpflow: {error}")
-    if isinstance(error, InvalidSolution):
-        return Failure(500, f"internal error: {error}")
+    """The status and message of an error: its kind's (cpflow.errors), worded as `cpflow` words it on
+    stderr; anything else is a bug (500)."""
+    if isinstance(error, CpflowError):
+        return Failure(error.http_status, error.one_line())
     return Failure(500, f"internal error: {type(error).__name__}: {error}")
 
 
@@ -79,14 +47,14 @@ def screenshot(ask: dict, limits: Limits) -> dict:
     try:
         from cpflow.vision.screenshot import read_screenshot
     except ImportError:
-        raise VisionMissing(NEEDS_VISION) from None
+        raise ExtraMissing(NEEDS_VISION) from None
     name = ask["name"]
     try:
         puzzle = read_screenshot(ask["image"], name=name.rsplit(".", 1)[0] or name)
     except ScreenshotUnreadable as error:  # worded as `cpflow import NAME` words it
         raise type(error)(f"{name}: {error}") from None
     if problem := limits.size_problem(puzzle.width, puzzle.height):
-        raise TooLarge(f"{name}: {problem}")
+        raise OverLimit(f"{name}: {problem}")
     return {**board(puzzle), "file": name, "index": 1, "text": picture(puzzle)}
 
 
@@ -133,7 +101,7 @@ def generate(ask: dict, limits: Limits) -> dict:
 
     width, height = _option("size", making.size_of, ask["size"])
     if problem := limits.size_problem(width, height):
-        raise TooLarge(problem)
+        raise OverLimit(problem)
     colours = ask.get("colours")
     wanted = _option("colours", making.colour_range, colours, width * height) if colours else None
     seed = ask["seed"] if ask.get("seed") is not None else random.randrange(2**31)
@@ -240,7 +208,7 @@ def _puzzle(ask: dict, limits: Limits) -> Puzzle:
         raise PuzzleFormatError.whole(source, f"holds {len(found)} puzzle(s), no puzzle {index}")
     puzzle = found[index - 1][0]
     if problem := limits.size_problem(puzzle.width, puzzle.height):
-        raise TooLarge(f"{source}: {problem}")
+        raise OverLimit(f"{source}: {problem}")
     rules = Rules(touch=ask.get("allow_touch", False), blanks=ask.get("allow_blanks", False))
     return replace(puzzle, rules=rules)
 

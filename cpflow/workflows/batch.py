@@ -3,74 +3,29 @@ of processes, or on a Dask cluster; answers always come back in input order, as 
 
 Glossary
 - work: a module-level function of one item (so that it pickles), e.g. `partial(_solve, options=...)`
-- Where: where a batch runs, from `--jobs N` and `--cluster ADDRESS`, e.g. `Where(jobs=2)`,
-  `Where(cluster="local:2")`, `Where(cluster="tcp://10.0.0.5:8786")`
-- Failed: the answer for an item whose work gave none: refused on bad input (a board too large for
-  free memory, an engine not installed), or broken by an unexpected error (`bug`: the item's verdict
-  is `error`); it stands in that item's place and the others go on
+- Where, Failed: where a batch runs, and an item's answer when its work gave none (cpflow.workflows.items)
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
-import re
 import signal
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
-from cpflow.board.errors import EngineUnavailable, GenerationFailed, ModelTooLarge, PuzzleFormatError
 from cpflow.board.grid import Puzzle
 from cpflow.engines.children import sweep
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult
+from cpflow.workflows.items import BUG, Failed, Where, guarded, name_of
 from cpflow.workflows.unique import Count, Uniqueness, count, uniqueness
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
-LOCAL = "local"  # --cluster local[:N]: a LocalCluster of N worker processes on this machine
-REFUSED = (PuzzleFormatError, ModelTooLarge, EngineUnavailable)  # bad input for one item: exit 2, the rest go on
-BUG = "a bug in cpflow, please report it"  # ends the line of an item in verdict `error`
-ANSWERS = (GenerationFailed,)  # the work's own way to say no: it goes up to the caller and ends the batch
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where a batch runs: here (jobs 1), on a pool of `jobs` processes, or on the Dask cluster at
-    `cluster` (a scheduler address such as 'tcp://host:8786', or 'local' / 'local:N')."""
-
-    jobs: int = 1
-    cluster: str | None = None
-
-    @classmethod
-    def of(cls, jobs: int = 1, cluster: str | None = None) -> Where:
-        """From the command line's --jobs and --cluster; ValueError on a cluster address that cannot be one,
-        or on both at once."""
-        if cluster is None:
-            return cls(jobs)
-        if jobs > 1:
-            raise ValueError("use --jobs N or --cluster ADDRESS, not both")
-        address = cluster.strip()
-        if re.fullmatch(rf"{LOCAL}:0*", address):
-            raise ValueError(f"{cluster!r} starts no worker: local:N needs N of 1 or more")
-        local = re.fullmatch(rf"{LOCAL}(:[1-9]\d*)?", address)
-        remote = re.fullmatch(r"([a-z]+://)?[\w.\-\[\]:]+:(\d+)", address)
-        if not local and not (remote and not address.startswith(LOCAL) and 0 < int(remote[2]) < 65536):
-            raise ValueError(f"{cluster!r} is not 'local', 'local:N' or a scheduler address like tcp://host:8786")
-        return cls(1, address)
-
-
-@dataclass(frozen=True)
-class Failed:
-    """An item's work that gave no answer: the one line that says why, as the CLI prints it. Refused on bad
-    input, or, when `bug`, broken by an error nothing expected (a bug in cpflow: the item's verdict is `error`)."""
-
-    line: str
-    bug: bool = False
 
 
 def each(
@@ -84,24 +39,24 @@ def each(
     that works (a warm-up), before its first item.
 
     Each process imports the solver once (about 0.3 s), so a pool pays off on batches
-    whose work takes longer than that; see README's performance section. Ctrl-C
+    whose work takes longer than that; see docs/benchmarks.md. Ctrl-C
     (KeyboardInterrupt in this process) ends the pool's processes, or cancels the
     cluster's tasks, at once.
     """
     where = where if isinstance(where, Where) else Where(where)
-    guarded = partial(_guarded, work)
+    safe = partial(guarded, work)
     if where.cluster is not None:
         from cpflow.workflows.cluster import each_on_cluster  # Dask is imported only here
 
         label = getattr(getattr(work, "func", work), "__name__", "work").strip("_")  # solve, attempt, ...
-        yield from each_on_cluster(guarded, items, where.cluster, setup, label)
+        yield from each_on_cluster(safe, items, where.cluster, setup, label)
         return
     if where.jobs <= 1 or len(items) <= 1:
         if setup:
             setup()
-        yield from map(guarded, items)
+        yield from map(safe, items)
         return
-    yield from _on_processes(guarded, items, min(where.jobs, len(items)), setup)
+    yield from _on_processes(safe, items, min(where.jobs, len(items)), setup)
 
 
 def _on_processes(
@@ -166,7 +121,7 @@ class _Worker:
             return number, self.connection.recv()
         except (EOFError, OSError):
             self.process.join(1)
-            return number, Failed(f"{_name(items[number])}: error: {_death(self.process.exitcode)}; {BUG}", bug=True)
+            return number, Failed(f"{name_of(items[number])}: error: {_death(self.process.exitcode)}; {BUG}", bug=True)
 
     def end(self) -> None:
         self.process.terminate()
@@ -220,36 +175,6 @@ def uniqueness_all(puzzles: Sequence[Puzzle], where: Where | int = 1, **options)
 def count_all(puzzles: Sequence[Puzzle], limit: int, where: Where | int = 1, **options) -> Iterator[Count | Failed]:
     """Each puzzle's solutions counted up to `limit` (`unique.count` options), in the order given."""
     return each(partial(_count, limit=limit, options=options), puzzles, where)
-
-
-def _guarded(work: Callable[[Item], Answer], item: Item) -> Answer | Failed:
-    """The work's answer, or Failed: when it refuses the item on bad input, or when anything else
-    goes wrong in it (a bug), so that one item's failure never ends the batch. Only the work's own
-    answers by exception (a generator giving up) and interrupts go on up."""
-    try:
-        return work(item)
-    except ANSWERS:
-        raise
-    except PuzzleFormatError as error:
-        return Failed(str(error))
-    except REFUSED as error:
-        return Failed(f"cpflow: {error}")
-    except Exception as error:
-        return Failed(f"{_name(item)}: error: {describe(error)}; {BUG}", bug=True)
-
-
-def _name(item) -> str:
-    """What an item is called in a line about it: a puzzle's name, or the item itself."""
-    return getattr(item, "name", None) or f"item {item!r}"[:60]
-
-
-def describe(error: Exception) -> str:
-    """An unexpected error in one line: its kind, its message and where it was raised, e.g.
-    `ZeroDivisionError: division by zero (at forced.py:120 in settle)`."""
-    message = " ".join(str(error).split())[:200]
-    frames = traceback.extract_tb(error.__traceback__)
-    where = f" (at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
-    return f"{type(error).__name__}{': ' + message if message else ''}{where}"
 
 
 @contextmanager

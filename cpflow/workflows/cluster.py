@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from importlib.metadata import version
 
-from cpflow.board.errors import ClusterUnavailable
 from cpflow.engines.children import sweep
-from cpflow.workflows.batch import LOCAL, Failed
+from cpflow.errors import ClusterUnavailable
+from cpflow.workflows.items import LOCAL, Failed
 
 RETRIES = 2  # a task that raised (a lost connection, say) is run again this many times
 CONNECT_SECONDS = 10  # to reach a scheduler

@@ -27,11 +27,11 @@ from dataclasses import dataclass, replace
 from functools import partial
 from random import Random
 
-from cpflow.board.errors import GenerationFailed, InvalidSolution
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Node, Path, Puzzle, Solution, cell_of
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 from cpflow.board.verify import violations
+from cpflow.errors import GenerationFailed, InvalidSolution
 from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.unique import Verdict, uniqueness
 

@@ -8,9 +8,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.formats import decode, load, load_play, parse, read_text
 from cpflow.board.grid import FLOW, Puzzle, Rules
+from cpflow.errors import PuzzleFormatError
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
 PUZZLE_SUFFIXES = (".txt", ".level")  # what a directory is read for

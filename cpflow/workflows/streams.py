@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from cpflow.board.errors import PuzzleFormatError
 from cpflow.board.formats import MAX_BYTES, decode, parse
 from cpflow.board.levelpack import is_level
+from cpflow.errors import PuzzleFormatError
 
 STDIN = "-"
 HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")

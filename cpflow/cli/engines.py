@@ -1,0 +1,263 @@
+"""The commands about engines: `compare` runs them side by side on the same puzzles, `export`
+writes a puzzle's model for another solver, `engines` prints the registry's table."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cpflow.cli.group import app, failures
+from cpflow.cli.options import (
+    AUTO,
+    DEFAULT_ENGINE,
+    EXPORT_HELP,
+    AllowBlanks,
+    AllowTouch,
+    Cluster,
+    CountFormat,
+    EngineName,
+    EngineOption,
+    Files,
+    InputOption,
+    positive,
+)
+from cpflow.cli.progress import failed_exit, with_progress
+from cpflow.cli.reading import load, where
+from cpflow.cli.writers import stderr
+from cpflow.errors import CpflowError, PuzzleFormatError
+from cpflow.workflows.compare import FIELDS, Run, summary
+
+
+@app.command()
+def compare(
+    files: Files,
+    engines: Annotated[
+        list[EngineName] | None,
+        typer.Option(
+            "--engine", "-e", metavar="ENGINE", help="An engine to run; repeat for several (default: all installed)."
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds per run before giving up.", callback=positive)
+    ] = 120,
+    repeat: Annotated[
+        int, typer.Option(metavar="N", help="Runs per puzzle and engine; the median is shown.", min=1)
+    ] = 1,
+    csv: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Write the raw runs here as CSV.", dir_okay=False)
+    ] = None,
+    json_file: Annotated[
+        Path | None, typer.Option("--json", metavar="FILE", help="Write the raw runs here as JSON.", dir_okay=False)
+    ] = None,
+    input_format: InputOption = AUTO,
+    allow_touch: AllowTouch = False,
+    allow_blanks: AllowBlanks = False,
+    cluster: Cluster = None,
+) -> None:
+    """Run the engines side by side on the same puzzles, every solution verified.
+
+    Exit 0 when every engine solved, or rightly proved unsolvable, every puzzle; 1
+    otherwise (a time-out, or an engine calling unsolvable what another solved); 2 on
+    bad input or an engine that is not installed.
+    """
+    from cpflow.engines.registry import available
+
+    with failures():
+        names = [e.value for e in engines] if engines else available()
+        entries, _ = load(files, input_format, allow_touch, allow_blanks)
+        raise typer.Exit(show_comparison(entries, names, time_limit, repeat, csv, json_file, where(1, cluster)))
+
+
+@app.command()
+def export(
+    file: Annotated[Path, typer.Argument(metavar="PUZZLE", help="The puzzle file.")],
+    out: Annotated[
+        Path,
+        typer.Option(metavar="FILE", help=EXPORT_HELP, dir_okay=False),
+    ],
+    engine: EngineOption = DEFAULT_ENGINE,
+    index: Annotated[
+        int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
+    ] = 1,
+    input_format: InputOption = AUTO,
+) -> None:
+    """Write a puzzle's model for another solver, in a format its engine writes (`cpflow engines`): an LP
+    or MPS file (ilp-*), a CP-SAT model proto (cpsat*), ...
+
+    Exit 0 when written, 2 on bad input, a bad --out suffix or a missing engine.
+    """
+    from cpflow.engines import registry
+
+    with failures():
+        entries, _ = load([str(file)], input_format)
+        if index > len(entries):
+            raise PuzzleFormatError.whole(str(file), f"holds {len(entries)} puzzle(s), no puzzle {index}")
+        registry.backend(engine.value)
+        try:
+            registry.export(entries[index - 1].puzzle, out, engine.value)
+        except OSError as error:
+            raise PuzzleFormatError.whole(str(out), f"cannot write: {error.strerror}") from None
+        except CpflowError as error:  # a suffix the engine does not write: said of the file
+            raise PuzzleFormatError.whole(str(out), str(error)) from None
+
+
+@app.command()
+def engines(
+    format: Annotated[
+        CountFormat, typer.Option("--format", "-f", help="text, or json: a line each.")
+    ] = CountFormat.text,
+) -> None:
+    """The engines: family, formulation, whether forced moves come first, how they count, what they
+    support and write, and whether each is installed here (or how to install it).
+
+    Exit 0.
+    """
+    raise typer.Exit(show_engines(format.value))
+
+
+def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None, where=1) -> int:
+    """Run the engines side by side, print the table, write the raw runs; 0 when every run was right,
+    else 1 (`failed_exit` first: some puzzle refused or in error, said on stderr)."""
+    from cpflow.workflows import compare as comparing
+    from cpflow.workflows.batch import Failed
+
+    comparing.check(names)
+    runs, failures = [], []
+    with RunFiles(csv_path, json_path) as files:
+        try:
+            found = comparing.compare(entries, names, time_limit, repeat, where)
+            for run in with_progress("comparing", found, len(entries) * len(names)):
+                if isinstance(run, Failed):
+                    stderr(run.line)
+                    failures.append(run)
+                    continue
+                runs.append(run)
+                files.add(run)
+        finally:  # an interrupted comparison still shows the puzzles it finished
+            wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
+            if runs:
+                Console(highlight=False, width=wide).print(compare_table(runs, names))
+    return failed_exit(failures) or (0 if all(run.correct for run in runs) else 1)
+
+
+def show_engines(fmt: str) -> int:
+    """The table of engines (`cpflow engines`): what each is, supports and needs, and whether it is
+    installed; 0."""
+    from cpflow.engines.registry import ENGINES, KINDS, RULE_SETS
+
+    found = [entry.record() for entry in ENGINES.values()]
+    if fmt == "json":
+        for record in found:
+            print(json.dumps(record))
+        return 0
+    header = ("name", "family", "formulation", "front end", "counts", "workers", "supports", "writes", "installed")
+    rows = [header]
+    for r in found:
+        missing = [f"--allow-{name}" for name in RULE_SETS if name not in r["rule_sets"]]
+        missing += [kind for kind in KINDS if kind not in r["kinds"]]
+        rows.append(
+            (
+                r["name"],
+                r["family"],
+                r["formulation"],
+                "yes" if r["front_end"] else "no",
+                r["counts"],
+                "yes" if r["workers"] else "one",
+                "all" if not missing else "all but " + ", ".join(missing),
+                " ".join(r["exports"]) or "-",
+                "yes" if r["installed"] else f"no: {r['install']}",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
+def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
+    """Puzzles down, contenders across: median seconds and the ratio to the puzzle's fastest; totals below."""
+    table = Table(title="seconds per puzzle (build + solve; x: times the fastest)", show_footer=True)
+    totals = summary(runs, names)
+    footer = ["total\n  building\n  solving\nmedian\nworst", "", ""]
+    for name in names:
+        t = totals[name]
+        split = f"{t['build']:.3f}\n{t['total'] - t['build']:.3f}"
+        footer.append(f"{t['total']:.3f}\n{split}\n{t['median']:.3f}\n{t['worst']:.3f} ({t['worst_puzzle']})")
+    for title, foot in zip(["puzzle", "size", "colours", *names, "status"], [*footer, ""], strict=True):
+        table.add_column(title, footer=foot, justify="left" if title in ("puzzle", "status") else "right")
+    for mine in _by_puzzle(runs).values():
+        fastest = min(run.seconds for run in mine)
+        first = mine[0]
+        cells = [f"{run.seconds:.3f} x{run.seconds / fastest if fastest else 1:.1f}" for run in mine]
+        cells = [c if run.correct else f"[red]{c} {run.status}[/]" for c, run in zip(cells, mine, strict=True)]
+        statuses = {run.status for run in mine}
+        status = statuses.pop() if len(statuses) == 1 else "disagree: " + ", ".join(r.status for r in mine)
+        table.add_row(first.puzzle, f"{first.width}x{first.height}", str(first.colours), *cells, status)
+    return table
+
+
+def _by_puzzle(runs: Sequence[Run]) -> dict[tuple[str, int], list[Run]]:
+    grouped: dict[tuple[str, int], list[Run]] = {}
+    for run in runs:
+        grouped.setdefault((run.file, run.index), []).append(run)
+    return grouped
+
+
+class RunFiles:
+    """The raw runs written as they come, as CSV and as a JSON list, so an interrupted or
+    failed comparison leaves every finished run on disk in a file that reads."""
+
+    def __init__(self, csv_path: Path | None, json_path: Path | None):
+        self.csv_path, self.json_path = csv_path, json_path
+        self.rows = 0
+
+    def __enter__(self) -> RunFiles:
+        """Opens both files before the first run, so a bad path is told before the long work."""
+        self.csv_handle = _writing(self.csv_path, newline="")
+        try:
+            self.json_handle = _writing(self.json_path)
+        except PuzzleFormatError:
+            if self.csv_handle:
+                self.csv_handle.close()
+            raise
+        if self.csv_handle:
+            self.csv = csv.DictWriter(self.csv_handle, fieldnames=FIELDS)
+            self.csv.writeheader()
+        if self.json_handle:
+            self.json_handle.write("[")
+        return self
+
+    def add(self, run: Run) -> None:
+        """One more run, flushed to disk at once."""
+        if self.csv_handle:
+            self.csv.writerow(run.row())
+            self.csv_handle.flush()
+        if self.json_handle:
+            self.json_handle.write(("\n" if not self.rows else ",\n") + json.dumps(run.row()))
+            self.json_handle.flush()
+        self.rows += 1
+
+    def __exit__(self, *_) -> None:
+        if self.csv_handle:
+            self.csv_handle.close()
+        if self.json_handle:
+            self.json_handle.write("\n]\n")
+            self.json_handle.close()
+
+
+def _writing(path: Path | None, **options):
+    """`path` opened for writing, or None when there is none; a located error when it cannot be."""
+    if path is None:
+        return None
+    try:
+        return path.open("w", **options)
+    except OSError as error:
+        raise PuzzleFormatError.whole(str(path), f"cannot write: {error.strerror}") from None

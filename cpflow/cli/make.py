@@ -1,0 +1,125 @@
+"""`cpflow generate`: make puzzles with a proven unique solution, and print or write each with it.
+
+Exit codes: 0 all made; 1 the generator gave up (GenerationFailed); 2 bad usage, or an
+--out that holds a file it would overwrite.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cpflow.board.formats import picture
+from cpflow.cli.group import app, failures, option
+from cpflow.cli.options import Cluster, PngDir, Shape, SvgDir, positive
+from cpflow.cli.progress import with_progress
+from cpflow.cli.reading import where
+from cpflow.cli.writers import Pictures, stderr, writable
+from cpflow.errors import PuzzleFormatError
+from cpflow.workflows.inputs import Entry
+
+
+@app.command()
+def generate(
+    size: Annotated[str, typer.Option(metavar="WxH", help="Board size WIDTHxHEIGHT, e.g. 7x7 or 12x8.")] = "7x7",
+    colours: Annotated[
+        str | None,
+        typer.Option(
+            metavar="K[-L]",
+            help="Colours: K, or a range K-L (default: 0.8 to 1.2 times the square root of the cell count, "
+            "or up to one colour per 11 cells on big boards).",
+        ),
+    ] = None,
+    count: Annotated[int, typer.Option(metavar="N", help="How many puzzles to make.", min=1)] = 1,
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="Random seed: the same seed makes the same puzzles.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Write NAME.txt and NAME.solution.txt here.", file_okay=False)
+    ] = None,
+    prefix: Annotated[str, typer.Option(metavar="NAME", help="File names are PREFIX_WxH_NN.")] = "gen",
+    force: Annotated[bool, typer.Option(help="Overwrite files that already exist in --out.")] = False,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            metavar="SECONDS", help="Seconds per uniqueness proof before a board is dropped.", callback=positive
+        ),
+    ] = 60,
+    shape: Annotated[Shape, typer.Option(help="square, or hex (hexagonal cells).")] = Shape.square,
+    holes: Annotated[int, typer.Option(metavar="N", help="Cells taken out of each board at random.", min=0)] = 0,
+    walls: Annotated[
+        int, typer.Option(metavar="N", help="Walls put between cells of each board at random.", min=0)
+    ] = 0,
+    svg: SvgDir = None,
+    png: PngDir = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", metavar="N", help="Puzzles made at once, on separate processes.", min=1)
+    ] = 1,
+    cluster: Cluster = None,
+) -> None:
+    """Make puzzles with a proven unique solution, and write each with that solution beside it.
+
+    Without --out, prints each puzzle and its solution. Exit 0 when all --count puzzles
+    were made, 1 when the generator gave up (too few colours for the board, say), 2 on
+    bad usage or when --out holds a file it would overwrite.
+    """
+    from cpflow.workflows.generate import check_holes, colour_range, size_of
+
+    with failures():
+        width, height = option("--size", size_of, size)
+        option("--holes", check_holes, width, height, holes)
+        wanted = option("--colours", colour_range, colours, width * height) if colours else None
+        pictures, on = Pictures(svg, png), where(jobs, cluster)
+        made = show_generated(
+            width, height, wanted, count, seed, out, prefix, force, time_limit, shape.value, holes, walls, pictures, on
+        )
+        raise typer.Exit(made)
+
+
+def show_generated(
+    width,
+    height,
+    wanted,
+    count,
+    seed,
+    out: Path | None,
+    prefix,
+    force,
+    time_limit,
+    shape: str,
+    holes: int,
+    walls: int,
+    pictures: Pictures,
+    where=1,
+) -> int:
+    """Make the puzzles and print or write each; 0 when made (PuzzleFormatError when it would overwrite
+    a file unforced, before any is made)."""
+    from cpflow.workflows.generate import default_colours, files, generate_many, name, plain, save
+
+    if out:
+        writable(out)
+    pictures.ready()
+    wanted = wanted or default_colours(width, height, holes)
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
+    taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []
+    if taken:
+        raise PuzzleFormatError.whole(
+            str(taken[0]), "file exists; use --force to overwrite it or --prefix to choose other names"
+        )
+    made = generate_many(plain(width, height, shape), wanted, count, seed, time_limit, holes, walls, where)
+    for stem, one in zip(stems, with_progress(f"making {width}x{height}", made, count), strict=True):
+        entry = Entry(stem, 1, one.puzzle)
+        pictures.draw(entry)
+        pictures.draw(entry, [one.solution], suffix=".solution")
+        if out:
+            out.mkdir(parents=True, exist_ok=True)
+            save(one, out, stem)
+        else:
+            print(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
+            print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
+    stderr(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}")
+    return 0

@@ -1,0 +1,92 @@
+"""`cpflow hint`: the next step of a play (or every step, and the grade), a mistake, or why there
+is no step. The reasoning is cpflow.deduce's; this module reads the play and prints.
+
+Exit codes: 0 a step or a solved play; 1 a mistake or a puzzle with no solution; 3 the
+time limit came first; 2 bad input; 4 a hint that fails its check (a bug).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cpflow.board.formats import decode, load_play, parse_play
+from cpflow.board.grid import Puzzle
+from cpflow.cli.group import app, failures
+from cpflow.cli.options import AUTO, ColourMode, ColourOption, InputOption, OutputFormat, OutputOption, TimeLimit
+from cpflow.cli.writers import Writer, writer
+from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNKNOWN, Hint, chain, grade
+from cpflow.errors import PuzzleFormatError
+from cpflow.workflows.inputs import STDIN, load_all
+
+EXIT = {STEP: 0, SOLVED: 0, MISTAKE: 1, UNKNOWN: 3}  # any other status (unsolvable): 1
+
+
+@app.command()
+def hint(
+    file: Annotated[str, typer.Argument(metavar="PUZZLE", help="The puzzle file; - for standard input.")],
+    play: Annotated[
+        str | None,
+        typer.Option(
+            "--play",
+            metavar="FILE|-",
+            help="The board as drawn so far: the puzzle's format with some cells coloured, or a JSON record's "
+            "paths; - for standard input. Without it, the bare puzzle.",
+        ),
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every step from the play to the end, then the steps per rule and the grade.")
+    ] = False,
+    format: OutputOption = OutputFormat.auto,
+    index: Annotated[
+        int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
+    ] = 1,
+    time_limit: TimeLimit = None,
+    input_format: InputOption = AUTO,
+    color: ColourOption = ColourMode.auto,
+) -> None:
+    """Show the next step of a play: the cells it colours, the rule that forces it, the cells that
+    force it, and why in one sentence.
+
+    A play no solution extends is a mistake: the fewest cells to take back, and why. Exit 0
+    for a step or a solved play, 1 for a mistake or a puzzle with no solution, 3 when the
+    time limit came first, 2 on bad input, 4 for a hint that fails its check (a bug).
+    """
+    with failures():
+        board = read_play(file, index, input_format.value, play)
+        raise typer.Exit(show_hints(board, every, writer(format.value, colour=color.value), time_limit))
+
+
+def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
+    """Puzzle `index` (from 1) of the file, with the play drawn so far (a file, or - for stdin)."""
+    entries = load_all([file], fmt)
+    if index > len(entries):
+        raise PuzzleFormatError.whole(file, f"holds {len(entries)} puzzle(s), no puzzle {index}")
+    puzzle = entries[index - 1].puzzle
+    if play is None:
+        return puzzle
+    if play == STDIN:
+        if file == STDIN:
+            raise PuzzleFormatError.whole(STDIN, "the puzzle and the play cannot both come from standard input")
+        drawn = parse_play(puzzle, decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+    else:
+        drawn = load_play(puzzle, Path(play))
+    return replace(puzzle, drawn=drawn)
+
+
+def show_hints(play: Puzzle, every: bool, shown: Writer, time_limit: float | None) -> int:
+    """Print the next hint (with `every`, the whole chain and its grade); the exit code of the first
+    hint (of the last, with `every`)."""
+    given: list[Hint] = []
+    for found in chain(play, time_limit):
+        given.append(found)
+        shown.hinted(found, len(given) if every else None)
+        if not every:
+            break
+    if every:
+        shown.graded(grade(given))
+    return EXIT.get(given[-1].status, 1)

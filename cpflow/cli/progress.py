@@ -1,0 +1,62 @@
+"""What a batch shows beside its answers: a progress display on stderr, the line of each puzzle
+left without an answer, the batch's summary line, and the exit code those call for."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeVar
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from cpflow.engines.result import Status
+from cpflow.workflows.inputs import Entry
+
+Answer = TypeVar("Answer")
+
+
+def answered(entries: Sequence[Entry], answers: Iterable, failures: list) -> Iterator[tuple[Entry, Answer]]:
+    """Each entry with its answer, in order; an entry whose work gave none (batch.Failed: refused, or
+    verdict `error`) is said on stderr in one line, its Failed added to `failures`, and left out."""
+    from cpflow.workflows.batch import Failed
+
+    for entry, answer in zip(entries, answers, strict=True):
+        if isinstance(answer, Failed):
+            print(answer.line, file=sys.stderr)
+            failures.append(answer)
+        else:
+            yield entry, answer
+
+
+def failed_exit(failures: Sequence) -> int:
+    """The exit code that puzzles left without an answer (batch.Failed) call for, before the answers'
+    own: 4 when some ended in an unexpected error (verdict `error`, a bug), 2 when some were refused on
+    bad input, 0 when there are none."""
+    return 4 if any(failure.bug for failure in failures) else 2 if failures else 0
+
+
+def with_progress(what: str, answers: Iterable[Answer], total: int) -> Iterator[Answer]:
+    """The answers, as they come, under a spinner with the time elapsed (and for a batch a bar
+    and a count) on stderr when it is a terminal; nothing is shown otherwise. What is printed
+    meanwhile goes above it."""
+    console = Console(stderr=True)
+    many = [BarColumn(), MofNCompleteColumn()] if total > 1 else []
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), *many, TimeElapsedColumn()]
+    terminal = console.is_terminal
+    # On one screen with stdout, what is printed goes above the display; a piped stdout is left alone.
+    with Progress(
+        *columns, console=console, transient=True, disable=not terminal, redirect_stdout=sys.stdout.isatty()
+    ) as shown:
+        task = shown.add_task(what, total=total)
+        for answer in answers:
+            yield answer
+            shown.advance(task)
+
+
+def summary_line(statuses: Sequence[tuple[Status, float]], errors: int = 0) -> str:
+    """A batch in one line: how many puzzles ended how (`errors` of them in verdict `error`, said only
+    when there are some), and the seconds the others took."""
+    counts = ", ".join(f"{sum(s is status for s, _ in statuses)} {status.value}" for status in Status)
+    counts += f", {errors} error" if errors else ""
+    return f"{len(statuses) + errors} puzzles: {counts}; {sum(t for _, t in statuses):.3f} s"

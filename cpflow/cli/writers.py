@@ -1,0 +1,308 @@
+"""How answers are printed: one writer per output format, chosen once per command (`writer`).
+
+- Terminal: boards drawn in colour with rich, highlights and marks;
+- Text: boards as text that reads back as a solution (a remark starts with `# `);
+- Header: the Go solver's stream (`W H` and the rows, or IMPOSSIBLE), text otherwise;
+- Json: one record per line (cpflow.workflows.records, the web API's too);
+- Quiet: one line per puzzle;
+- Pictures: beside any of them, each board drawn as SVG or PNG into a folder.
+
+A writer prints; it decides nothing. Each method takes one answer: `solved` a solve,
+`uniqueness` a proof, `counted` a count, `hinted` a hint and `graded` a chain's summary.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+
+from cpflow.board.formats import picture
+from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
+from cpflow.deduce.hints import MISTAKE, STEP, UNKNOWN, Grade, Hint
+from cpflow.engines.result import SolveResult, Status
+from cpflow.errors import PuzzleFormatError
+from cpflow.workflows import records
+from cpflow.workflows.inputs import Entry
+from cpflow.workflows.unique import Count, Uniqueness, Verdict
+
+
+def console_for(colour: str = "auto") -> Console:
+    """A console honouring --color: auto (NO_COLOR, and whether stdout is a terminal), always, never."""
+    if colour == "auto":
+        return Console(highlight=False)
+    return Console(highlight=False, force_terminal=colour == "always", no_color=colour == "never")
+
+
+def writer(shown: str = "auto", quiet: bool = False, colour: str = "auto") -> Writer:
+    """The writer of an output format (auto: terminal on a terminal, else text); Quiet when `quiet`."""
+    console = console_for(colour)
+    if quiet:
+        return Quiet(console)
+    if shown == "auto":
+        shown = "terminal" if console.is_terminal else "text"
+    return FORMATS[shown](console)
+
+
+class Writer:
+    """An output format: each kind of answer, printed."""
+
+    def __init__(self, console: Console):
+        self.console = console
+
+    def solved(self, entry: Entry, result: SolveResult) -> None:
+        raise NotImplementedError
+
+    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+        raise NotImplementedError
+
+    def counted(self, entry: Entry, found: Count) -> None:
+        raise NotImplementedError
+
+    def hinted(self, found: Hint, number: int | None = None) -> None:
+        raise NotImplementedError
+
+    def graded(self, summary: Grade) -> None:
+        raise NotImplementedError
+
+
+class Quiet(Writer):
+    """One line per puzzle: its name, verdict (or count) and seconds."""
+
+    def solved(self, entry: Entry, result: SolveResult) -> None:
+        print(f"{entry.puzzle.name} {result.status.value} {result.seconds:.3f}")
+
+    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+        print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
+
+    def counted(self, entry: Entry, found: Count) -> None:
+        exact = "exact" if found.exact else "at-least"
+        print(f"{entry.puzzle.name} {found.number} {exact} {found.seconds:.3f}")
+
+
+class Json(Writer):
+    """One JSON record per line, as the web API answers."""
+
+    def solved(self, entry: Entry, result: SolveResult) -> None:
+        record = records.solved(entry.source, entry.index, entry.puzzle, result)
+        print(json.dumps(record | _why_record(entry.puzzle, result.status)))
+
+    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+        record = records.uniqueness(entry.source, entry.index, entry.puzzle, found)
+        print(json.dumps(record | _why_record(entry.puzzle, _status_of(found.verdict))))
+
+    def counted(self, entry: Entry, found: Count) -> None:
+        print(json.dumps(records.counted(entry.source, entry.index, found)))
+
+    def hinted(self, found: Hint, number: int | None = None) -> None:
+        print(json.dumps(records.hinted(found)), flush=True)
+
+    def graded(self, summary: Grade) -> None:
+        print(json.dumps(records.graded(summary)))
+
+
+class Text(Writer):
+    """Boards as text: a solution's rows read back as a solution, so what is said of it is a remark."""
+
+    remark = "# "
+
+    def solved(self, entry: Entry, result: SolveResult) -> None:
+        print(f"{self.remark}{entry.puzzle.name}: {result.status.value} in {result.seconds:.3f} s")
+        if result.status is Status.UNSOLVABLE:
+            self.why(entry.puzzle, self.remark)
+        if result.solution:
+            self.board(entry.puzzle, result.solution)
+
+    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+        from cpflow.board.grid import differ as differ_cells
+
+        print(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
+        if found.verdict is Verdict.UNSOLVABLE:
+            self.why(entry.puzzle)
+        differ = found.differences()
+        same_colours = len(found.solutions) == 2 and bool(differ) and not differ_cells(*found.solutions)
+        if same_colours:
+            print("the two solutions colour every cell alike; their paths take different steps:")
+        for number, solution in enumerate(found.solutions, 1):
+            if len(found.solutions) > 1:
+                print(f"solution {number}:")
+            self.one_of_two(entry.puzzle, solution, differ, same_colours)
+        if differ:
+            self.differences(entry.puzzle, differ)
+
+    def counted(self, entry: Entry, found: Count) -> None:
+        how = "exactly" if found.exact else "at least"
+        print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
+
+    def hinted(self, found: Hint, number: int | None = None) -> None:
+        from cpflow.deduce import sentences
+
+        step, head = found.step, f"{number}. " if number else ""
+        if step:
+            print(f"{head}step ({step.kind}): {step.colour} at {sentences.cells(step.cells)}")
+            print(f"  {found.reason}")
+            if step.because:
+                print(f"  because of {sentences.cells(step.because)}")
+        elif found.status == MISTAKE:
+            print(f"{head}mistake: {sentences.cells(found.wrong)}")
+            print(f"  {found.reason}")
+        else:
+            print(f"{head}{found.status}: {found.reason}")
+        if found.status != UNKNOWN and not (number and found.status == STEP and not self.draws_every_step):
+            self.play(found)
+
+    def graded(self, summary: Grade) -> None:
+        counts = ", ".join(f"{kind} {n}" for kind, n in summary.kinds.items() if n)
+        print(f"{summary.steps} steps ({counts or 'none'}); grade: {summary.grade}")
+
+    # -- boards, which the terminal draws instead -------------------------------
+
+    draws_every_step = False  # in `hint --all`, each step's board (else only the last)
+
+    def board(self, puzzle: Puzzle, solution: Solution) -> None:
+        print(picture(puzzle, solution), end="")
+
+    def one_of_two(self, puzzle: Puzzle, solution: Solution, differ: Sequence[Cell], same_colours: bool) -> None:
+        """One of two solutions; when they colour every cell alike, its paths drawn (letters show nothing)."""
+        if same_colours:
+            from cpflow.pictures.terminal import terminal
+
+            print(terminal(puzzle, solution, colour=False).plain, end="")
+        else:
+            print(picture(puzzle, solution), end="")
+
+    def differences(self, puzzle: Puzzle, differ: Sequence[Cell]) -> None:
+        from cpflow.pictures.terminal import differences_grid
+
+        print("differences:\n" + "\n".join(differences_grid(puzzle, differ)))
+
+    def why(self, puzzle: Puzzle, remark: str = "") -> None:
+        """Why an unsolvable puzzle has no solution: a sentence, then the board with the cells that must be
+        covered as `*` and the endpoints of the colours that must connect."""
+        found = _why(puzzle)
+        if found is None:
+            return
+        from cpflow.deduce.sentences import why_sentence
+
+        print(f"{remark}why: {why_sentence(found.connect, found.cover)}")
+        cover = {cell_of(node) for node in found.cover}
+        self.marked(puzzle, cover, {cell_of(n) for c in found.connect for n in puzzle.endpoints[c]}, remark)
+
+    def marked(self, puzzle: Puzzle, cover: set[Cell], ends: set[Cell], remark: str) -> None:
+        owner = {cell_of(n): c for n, c in puzzle.endpoint_colour().items()}
+        for row in puzzle.array():
+            marks = "".join(" " if cell is None else "*" if cell in cover else owner.get(cell, ".") for cell in row)
+            print(f"{remark}{marks}")
+
+    def play(self, found: Hint) -> None:
+        print("\n".join(records.play_rows(found.play)))
+
+
+class Header(Text):
+    """The Go solver's stream for solves (thomasahle/numberlink): `W H` and the solved rows, or IMPOSSIBLE
+    (UNKNOWN when the time limit came first); text for everything else."""
+
+    def solved(self, entry: Entry, result: SolveResult) -> None:
+        print(as_stream(entry.puzzle, result))
+
+
+class Terminal(Text):
+    """Boards drawn in colour in the terminal, a step's or a difference's cells highlighted."""
+
+    remark = ""
+    draws_every_step = True
+
+    def board(self, puzzle: Puzzle, solution: Solution) -> None:
+        self.draw(puzzle, solution)
+
+    def one_of_two(self, puzzle: Puzzle, solution: Solution, differ: Sequence[Cell], same_colours: bool) -> None:
+        self.draw(puzzle, solution, highlight=differ)
+
+    def differences(self, puzzle: Puzzle, differ: Sequence[Cell]) -> None:
+        pass  # highlighted on each board
+
+    def marked(self, puzzle: Puzzle, cover: set[Cell], ends: set[Cell], remark: str) -> None:
+        self.draw(puzzle, highlight=cover, marked=ends)
+
+    def play(self, found: Hint) -> None:
+        step = found.step
+        highlight = [cell_of(node) for node in (step.cells if step else found.wrong)]
+        marked = [cell_of(node) for node in step.because] if step else []
+        self.draw(found.play, play=found.play.drawn, highlight=highlight, marked=marked)
+
+    def draw(self, puzzle: Puzzle, solution: Solution | None = None, **looks) -> None:
+        from cpflow.pictures.terminal import terminal
+
+        colour = self.console.color_system is not None
+        drawing = terminal(puzzle, solution, width=self.console.width, colour=colour, **looks)
+        self.console.print(drawing, end="", soft_wrap=True)
+
+
+FORMATS: dict[str, type[Writer]] = {"terminal": Terminal, "text": Text, "header": Header, "json": Json}
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """Beside any output format: each board drawn as SVG and/or PNG into a folder (--svg DIR, --png DIR)."""
+
+    svg: Path | None = None
+    png: Path | None = None
+
+    def ready(self) -> None:
+        """Each folder asked for made, before any work; PuzzleFormatError naming one that cannot be."""
+        for folder in (self.svg, self.png):
+            if folder:
+                writable(folder)
+
+    def draw(self, entry: Entry, solutions: Sequence[Solution] = (), highlight=(), suffix: str = "") -> None:
+        """The board (with its solutions side by side, differing cells marked) into each folder asked for."""
+        if not (self.svg or self.png):
+            return
+        from cpflow.pictures.files import write_picture
+
+        stem = Path(entry.source).stem + (f"-{entry.index}" if "#" in entry.puzzle.name else "") + suffix
+        for folder, kind in ((self.svg, ".svg"), (self.png, ".png")):
+            if folder:
+                folder.mkdir(parents=True, exist_ok=True)
+                write_picture(folder / (stem + kind), entry.puzzle, solutions, highlight)
+
+
+def writable(folder: Path) -> None:
+    """`folder` made if need be; PuzzleFormatError (`DIR: cannot write here: ...`) when files cannot go in it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise PuzzleFormatError.whole(str(folder), f"cannot write here: {error.strerror}") from None
+
+
+def as_stream(puzzle: Puzzle, result: SolveResult) -> str:
+    """One puzzle's answer as the Go solver of thomasahle/numberlink writes it: `W H` and the
+    solved rows, or `IMPOSSIBLE` (`UNKNOWN` when the time limit came first)."""
+    if result.solution:
+        return picture(puzzle, result.solution, "header")
+    return "IMPOSSIBLE\n" if result.status is Status.UNSOLVABLE else "UNKNOWN\n"
+
+
+def _status_of(verdict: Verdict) -> Status:
+    return Status.UNSOLVABLE if verdict is Verdict.UNSOLVABLE else Status.UNKNOWN
+
+
+def _why(puzzle: Puzzle):
+    from cpflow.workflows.unsolvable import explanation
+
+    return explanation(puzzle, Status.UNSOLVABLE)
+
+
+def _why_record(puzzle: Puzzle, status: Status) -> dict:
+    from cpflow.workflows.unsolvable import explanation
+
+    return records.why(explanation(puzzle, status))
+
+
+def stderr(line: str) -> None:
+    """A line on stderr (a failure, a summary), so that stdout holds only answers."""
+    print(line, file=sys.stderr)
