@@ -1,4 +1,4 @@
-"""README and models/ stay true: every example in them runs, or says why it does not.
+"""README, docs/ and models/ stay true: every example in them runs, or says why it does not.
 
 A fenced block is one of:
 - `console`: `$ cpflow ...` commands, each followed by the output it prints (times in
@@ -8,6 +8,9 @@ A fenced block is one of:
 - a block after `<!-- puzzle -->`: text every reader of cpflow must read (a format's example);
 - a block after `<!-- not run: WHY -->` or `<!-- output: WHERE FROM -->`: said, not run.
 Any other block fails the test, so a new example is run or marked.
+
+Links between them stay true too: every relative link names a file that exists (and a heading
+of it, after `#`), and README links to every document in docs/.
 
 The quick start's two commands are CI's own (.ci/run runs the second verbatim).
 """
@@ -31,8 +34,9 @@ from cpflow.board.formats import parse_with_solutions
 
 FENCE = re.compile(r"^(?P<indent>[ ]*)```(?P<tag>\w*)\n(?P<body>.*?)\n(?P=indent)```", re.M | re.S)
 MARK = re.compile(r"<!-- (puzzle|not run: .+?|output: .+?) -->\s*$")
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "models").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "models").glob("*.md"))]
 SECONDS = re.compile(r"\d+\.\d+ s\b")
+LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)\)")
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class Block:
     body: str
 
     def __str__(self) -> str:
-        return f"{self.document.name}:{self.line}"
+        return f"{self.document.relative_to(ROOT)}:{self.line}"
 
 
 def blocks() -> list[Block]:
@@ -138,3 +142,38 @@ def test_shell_examples_exit_0(block, user):
 @pytest.mark.parametrize("block", [b for b in BLOCKS if b.mark == "puzzle"], ids=str)
 def test_format_examples_are_read(block):
     assert parse_with_solutions(block.body + "\n", str(block))
+
+
+def anchors(document: Path) -> set[str]:
+    """The anchors GitHub makes of a Markdown file's headings."""
+    text = FENCE.sub("", document.read_text())
+    found = set()
+    for heading in re.findall(r"^#+ (.+)$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        found.add(slug)
+    return found
+
+
+def links() -> list[tuple[str, str]]:
+    found = []
+    for document in DOCUMENTS:
+        for link in LINK.finditer(FENCE.sub("", document.read_text())):
+            target = link["target"]
+            if not re.match(r"[a-z]+:", target):
+                found.append((str(document.relative_to(ROOT)), target))
+    return found
+
+
+@pytest.mark.parametrize(("document", "target"), links(), ids=lambda x: x)
+def test_relative_links_lead_somewhere(document, target):
+    path, _, anchor = target.partition("#")
+    file = (ROOT / document).parent / path if path else ROOT / document
+    assert file.exists(), f"{document}: no {path}"
+    if anchor:
+        assert anchor in anchors(file), f"{document}: no heading #{anchor} in {path or document}"
+
+
+def test_readme_links_to_every_document_in_docs():
+    readme = (ROOT / "README.md").read_text()
+    missing = [d.name for d in sorted((ROOT / "docs").glob("*.md")) if f"(docs/{d.name})" not in readme]
+    assert (ROOT / "docs").is_dir() and not missing, missing
