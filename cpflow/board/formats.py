@@ -206,7 +206,7 @@ def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]
     longest prefix, for the verifier to reject."""
     start, end = puzzle.endpoints[colour]
     lanes = {node for node in puzzle.nodes if len(node) == 3}
-    cells = sum(1 for node in puzzle.nodes if node not in lanes and colour_at.get(node) == colour)
+    cells = sum(1 for node in puzzle.nodes if node not in lanes and colour_at.get(cell_of(node)) == colour)
     path, best, budget, first = [start], [start], SEARCH_BUDGET, None
     options = [[n for n in puzzle.neighbours[start]]]
     while path and budget:
@@ -233,6 +233,8 @@ def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, 
     """The cells a play file colours (the board as drawn so far, in the puzzle's own format, `.`
     where empty, or JSON paths): each must be one of the puzzle's colours, on a cell it could have."""
     fmt = detect(text)
+    marks: dict[Node, Colour]  # the drawn cells
+    where: dict[Node, tuple[int | None, int | None]]  # each one's line and column in the file, when known
     if fmt == "board":
         board = native.read_boards(text, source)[0]
         marks = {cell: mark for cell, mark in board.marks.items() if mark not in native.MARKS}
@@ -246,7 +248,7 @@ def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, 
         width, height = len(grid[0]), len(grid)
         tokens = {(r, c): token for r, row in enumerate(grid) for c, token in enumerate(row) if token.text}
         marks, where = (
-            {cell: t.text for cell, t in tokens.items()},
+            {cell: t.text for cell, t in tokens.items() if t.text},
             {cell: (t.line, t.col) for cell, t in tokens.items()},
         )
     elif fmt == "json":  # a solution as JSON (paths): every cell on a path is drawn
@@ -256,7 +258,8 @@ def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, 
     else:
         raise PuzzleFormatError.whole(source, "a play file is a grid, a board or JSON paths, with some cells coloured")
     _same_size(puzzle, width, height, source, "play")
-    owner, drawn = puzzle.endpoint_colour(), {}
+    owner = puzzle.endpoint_colour()
+    drawn: dict[Node, Colour] = {}
     for cell, colour in marks.items():
         if colour not in puzzle.endpoints:
             raise PuzzleFormatError(source, *where[cell], f"drawn {colour!r} is not a colour of the puzzle")

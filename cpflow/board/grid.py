@@ -118,7 +118,8 @@ class Puzzle:
                 raise ValueError(f"colour {colour!r} has an endpoint on a bridge")
         check_endpoints(ends)
         neighbours = {node: tuple(sorted(links[node])) for node in sorted(links)}
-        return cls(width, height, ends, neighbours, shape, name)
+        pairs = {colour: (first, second) for colour, (first, second) in ends.items()}  # two each, as checked
+        return cls(width, height, pairs, neighbours, shape, name)
 
     @property
     def nodes(self) -> tuple[Node, ...]:
@@ -176,7 +177,8 @@ class Puzzle:
 
     def warps(self) -> list[tuple[Cell, Cell]]:
         """Passages between cells that do not touch in the array."""
-        found = {tuple(sorted(pair)) for pair in self.passages() if len(pair) == 2 and not self.touches(*sorted(pair))}
+        pairs = (sorted(pair) for pair in self.passages() if len(pair) == 2)
+        found = {(a, b) for a, b in pairs if not self.touches(a, b)}
         return sorted(found)
 
     def is_plain(self) -> bool:
@@ -195,7 +197,7 @@ class Solution:
         return {node: colour for colour, path in self.paths.items() for node in path}
 
 
-def check_endpoints(endpoints: Mapping[Colour, tuple[Node, Node]]) -> None:
+def check_endpoints(endpoints: Mapping[Colour, tuple[Node, ...]]) -> None:
     """Each colour has two endpoints on two nodes, and no node is an endpoint twice; else ValueError."""
     owner: dict[Node, Colour] = {}
     for colour, pair in endpoints.items():
@@ -223,12 +225,13 @@ def cell_of(node: Node) -> Cell:
 def nodes_along(puzzle: Puzzle, cells: list[Cell]) -> tuple[Node, ...]:
     """A path written as cells, as nodes: a bridge cell becomes the lane it is crossed along."""
     bridges = set(puzzle.bridges())
-    nodes = []
+    nodes: list[Node] = []
     for i, cell in enumerate(cells):
+        node: Node = cell
         if cell in bridges:
             near = cells[i - 1] if i > 0 else cells[min(i + 1, len(cells) - 1)]
-            cell = (*cell, ACROSS if near[0] == cell[0] else DOWN)
-        nodes.append(cell)
+            node = (*cell, ACROSS if near[0] == cell[0] else DOWN)
+        nodes.append(node)
     return tuple(nodes)
 
 
@@ -247,6 +250,7 @@ def tag(node: Node) -> str:
 def lattice(shape: str, width: int, height: int, cell: Cell) -> list[Cell]:
     """The cells of the array that touch `cell`, by the shape's rule, in reading order."""
     r, c = cell
+    steps: tuple[tuple[int, int], ...]
     if shape == "square":
         steps = ((-1, 0), (0, -1), (0, 1), (1, 0))
     elif c % 2 == 0:  # even columns stand half a cell lower
@@ -267,15 +271,15 @@ def _toward(cell: Cell, other: Cell, bridges: set[Cell]) -> Node:
     return (*cell, ACROSS if cell[0] == other[0] else DOWN)
 
 
-def _pair(pair: Iterable[Cell], cells: set[Cell], what: str) -> tuple[Cell, Cell]:
+def _pair(pair: Iterable[Iterable[int]], cells: set[Cell], what: str) -> tuple[Cell, Cell]:
     a, b = sorted(tuple(cell) for cell in pair)
     _check_cells(cells, {a, b}, f"is an end of a {what} but not on the board")
     if a == b:
         raise ValueError(f"{what} from {a} to itself")
-    return a, b
+    return cell_of(a), cell_of(b)  # a and b are cells of the board, as checked
 
 
-def _check_cells(allowed: set[Cell], cells: set[Cell], problem: str) -> None:
+def _check_cells(allowed: set[Cell], cells: Iterable[Node], problem: str) -> None:
     for cell in sorted(cells):
         if cell not in allowed:
             raise ValueError(f"cell {cell} {problem}")
@@ -289,7 +293,7 @@ def rings(puzzle: Puzzle, longest: int = 6) -> list[list[Node]]:
     shapes = [shape for shape in BLOCKS if len(shape) <= longest]
     for r, c in puzzle.cells:
         for shape in shapes:
-            ring = [(r + dr, c + dc) for dr, dc in shape]
+            ring: list[Node] = [(r + dr, c + dc) for dr, dc in shape]
             if all(b in near.get(a, ()) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
                 found.append(ring)
     return found

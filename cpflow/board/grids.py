@@ -91,7 +91,8 @@ def _plain_grid(lines: list[str], source: str, empty: set[str]) -> Grid:
 
 def _header_grids(lines: list[str], source: str) -> list[Grid]:
     """Boards of the header format: `W H`, then H rows; comments and blank lines between, `0 0` at the end."""
-    grids, n = [], 0
+    grids: list[Grid] = []
+    n = 0
     while True:
         while n < len(lines) and (not lines[n].strip() or _is_comment(lines[n])):
             n += 1
@@ -208,7 +209,7 @@ def grid_rows(puzzle: Puzzle, solution: Solution | None = None) -> list[str]:
     """A plain board's rows as text, without any header line: characters where the colours allow, else tokens."""
     colour_of = solution.colour_of() if solution else {}
     colour_of.update(puzzle.endpoint_colour())
-    grid = [[colour_of.get(cell, ".") for cell in row] for row in puzzle.array()]
+    grid = [["." if cell is None else colour_of.get(cell, ".") for cell in row] for row in puzzle.array()]
     if _is_single_characters(puzzle):
         return ["".join(row) for row in grid]
     size = max(len(colour) for colour in puzzle.colours)

@@ -55,7 +55,8 @@ def parse_boards(text: str, source: str) -> list[Puzzle]:
 
 def read_boards(text: str, source: str) -> list[Written]:
     """Each board of the text as written (a solution's coloured cells too)."""
-    lines, found, n = text.splitlines(), [], 0
+    lines, n = text.splitlines(), 0
+    found: list[Written] = []
     while True:
         while n < len(lines) and (not lines[n].strip() or lines[n].lstrip().startswith("#")):
             n += 1
@@ -78,8 +79,8 @@ def _board(lines: list[str], n: int, source: str) -> Written:
     marks = _marks(lines, n + 1, width, height, source)
     n += 1 + height
     pairs: dict[str, list[tuple[Cell, Cell]]] = {"walls": [], "warps": []}
-    while n < len(lines) and PAIRS.match(lines[n]):
-        kind, rest = PAIRS.match(lines[n]).groups()
+    while n < len(lines) and (pairs_line := PAIRS.match(lines[n])):
+        kind, rest = pairs_line.groups()
         for item in rest.split():
             pair, col = PAIR.fullmatch(item), lines[n].index(item) + 1
             if not pair:

@@ -84,6 +84,7 @@ def chain(play: Puzzle, time_limit: float | None = None) -> Iterator[Hint]:
         yield _mistake(play, left)
         return
     known = found.solution
+    assert known is not None  # solved: a solution came with it
     while (step := next_step(play, known)) is not None:
         play = _checked(play, step, known)
         yield Hint(STEP, play, sentences.step_sentence(play, step), step)
@@ -112,6 +113,7 @@ def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
         return Hint(UNSOLVABLE, play, f"the puzzle has no solution, whatever is drawn. {said}".strip(), why=explained)
     if found.status is Status.UNKNOWN:
         return Hint(UNKNOWN, play, "the time limit came before the mistake was found")
+    assert found.solution is not None  # neither unsolvable nor unknown: solved, with a solution
     kept = replace(play, drawn={node: c for node, c in play.drawn.items() if node not in found.changed})
     wrong = violations(kept, found.solution)
     if wrong or not found.changed:

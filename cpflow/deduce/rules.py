@@ -89,7 +89,8 @@ def dead_turns(puzzle: Puzzle) -> list[Turn]:
             continue
         for q, rest in beside.items():
             if len(rest) == 2:
-                dead_if.setdefault((q, *rest), []).append(turn)  # q turns through its last two edges
+                first, second = rest
+                dead_if.setdefault((q, first, second), []).append(turn)  # q turns through its last two edges
     spreading = list(dead)
     while spreading:
         for turn in dead_if.get(spreading.pop(), ()):
@@ -149,7 +150,7 @@ class Partial:
 
     def __init__(self, g: Graph, copy: Partial | None = None):
         self.g = g
-        self.allow = ALL if copy is None else copy.allow  # the rules beyond degree, colour and loop that apply
+        self.allow: int = ALL if copy is None else copy.allow  # the rules beyond degree, colour and loop that apply
         self.log: list[tuple[int, int, Cause]] | None = None  # when kept: (node, colour, cause) as nodes are coloured
         self.why = GIVEN  # the rule acting now, for the log
         if copy is None:

@@ -18,6 +18,7 @@ play; the caller checks it against `known` all the same (cpflow.deduce.hints).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -156,7 +157,7 @@ def _other_ways(settled: Partial, known: Solution, allow: int) -> Step | None:
             continue
         assumptions = []
         for j, edge in wrong:
-            met = _assume(settled, allow, lambda p, edge=edge: p.join(edge))
+            met = _assume(settled, allow, functools.partial(Partial.join, edge=edge))
             if met is None:
                 break
             assumptions.append(replace(met, toward=g.nodes[j]))
@@ -174,7 +175,7 @@ def _other_colours(settled: Partial, known: Solution, allow: int) -> Step | None
     for i, others in _candidates(settled, solution):
         assumptions = []
         for c in others:
-            met = _assume(settled, allow, lambda p, i=i, c=c: p.paint(i, c))
+            met = _assume(settled, allow, functools.partial(Partial.paint, node=i, c=c))
             if met is None:
                 break
             assumptions.append(met)

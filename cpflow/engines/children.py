@@ -92,7 +92,9 @@ def fork(work: Callable[[], T], deadline: Deadline = NEVER) -> T | None:
         _end_forked(pid)
     if sent is None:
         return None
-    done, answer = pickle.loads(sent) if sent else (False, "it ended without an answer")
+    if not sent:
+        raise CpflowError("a solver's child process failed: it ended without an answer")
+    done, answer = pickle.loads(sent)
     if not done:
         raise SolverFailed(f"a solver's child process failed: {answer}")
     return answer
@@ -118,7 +120,7 @@ def _work_and_exit(work: Callable, parent: int, prctl, read: int, write: int) ->
 
 def _receive(read: int, deadline: Deadline) -> bytes | None:
     """All that comes through the pipe until it closes; None when the deadline comes first."""
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         left = deadline.left()
         if left == 0:

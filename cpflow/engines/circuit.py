@@ -83,7 +83,7 @@ def add_colour_circuits(model: cp_model.CpModel, v: CircuitVars) -> None:
         v.deadline.check()
         index = {node: i for i, node in enumerate(sorted(nodes))}
         start, end = v.puzzle.endpoints[colour]
-        arcs = [(index[a], index[b], lit) for a, b, lit in v.arcs_of[colour]]
+        arcs: list[cp_model.ArcT] = [(index[a], index[b], lit) for a, b, lit in v.arcs_of[colour]]
         arcs += [(index[n], index[n], ~v.on[colour, n]) for n in nodes if n not in (start, end)]
         arcs.append((index[end], index[start], v.true))
         model.add_circuit(arcs)

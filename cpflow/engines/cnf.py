@@ -69,6 +69,10 @@ class CnfVars:
         """The variable of the step between neighbours u and w, if it may be taken."""
         return self.joined.get((u, w) if u < w else (w, u))
 
+    def taken(self, u: Node, w: Node) -> int:
+        """The variable of a step between neighbours u and w that may be taken (KeyError if it may not)."""
+        return self.joined[(u, w) if u < w else (w, u)]
+
     def steps_from(self, u: Node) -> list[Node]:
         """The neighbours a path through u may step to."""
         return [w for w in self.puzzle.neighbours[u] if self.step(u, w) is not None]
@@ -109,7 +113,7 @@ class CnfVars:
 
     def excluding(self, solution: Solution) -> Clause:
         """The clause that rules out a solution: some path takes another step."""
-        return [-self.step(a, b) for path in solution.paths.values() for a, b in pairwise(path)]
+        return [-self.taken(a, b) for path in solution.paths.values() for a, b in pairwise(path)]
 
 
 def _adjacency(puzzle: Puzzle, steps: list[Step]) -> dict[Node, list[Node]]:
@@ -136,7 +140,7 @@ def add_degrees(v: CnfVars) -> None:
     when it has no colour), and each step it takes belongs to its turn."""
     for u in v.puzzle.nodes:
         v.deadline.check()
-        steps = {w: v.step(u, w) for w in v.steps_from(u)}
+        steps = {w: v.taken(u, w) for w in v.steps_from(u)}
         if u in v.owner:
             v.exactly_one(list(steps.values()))
             continue
@@ -181,8 +185,8 @@ def add_ring_limits(v: CnfVars) -> None:
     spare = 1 if v.puzzle.rules.touch else 2
     for ring in rings(v.puzzle, longest=4):
         v.deadline.check()
-        sides = [v.step(a, b) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
-        sides = [side for side in sides if side is not None]
+        around = [v.step(a, b) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
+        sides = [side for side in around if side is not None]
         most = len(ring) - spare
         if len(sides) > most:
             v.clauses.extend([-side for side in chosen] for chosen in combinations(sides, most + 1))

@@ -116,7 +116,7 @@ class LabelVars:
 def add_tour(model: cp_model.CpModel, v: LabelVars) -> None:
     """Every node lies on one path; paths close into one tour, so no path can loop."""
     index = {node: i for i, node in enumerate(v.puzzle.nodes)}
-    arcs = [(index[a], index[b], lit) for (a, b), lit in v.arc.items()]
+    arcs: list[cp_model.ArcT] = [(index[a], index[b], lit) for (a, b), lit in v.arc.items()]
     pairs = list(v.puzzle.endpoints.values())
     true = model.new_constant(1)
     arcs += [(index[end], index[pairs[(i + 1) % len(pairs)][0]], true) for i, (_, end) in enumerate(pairs)]

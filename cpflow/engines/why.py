@@ -68,7 +68,7 @@ class _Relaxed:
                 for w in puzzle.neighbours[u]
                 if w in index and u != end and w != start
             }
-            circuit = [(index[u], index[w], lit) for (u, w), lit in arcs.items()]
+            circuit: list[cp_model.ArcT] = [(index[u], index[w], lit) for (u, w), lit in arcs.items()]
             circuit += [(index[n], index[n], ~here[n]) for n in nodes if n not in (start, end)]
             circuit += [(index[end], index[start], self.connect[colour])]
             circuit += [(index[n], index[n], ~self.connect[colour]) for n in (start, end)]
@@ -85,8 +85,8 @@ class _Relaxed:
                 model.add_bool_or(users).only_enforce_if(self.cover[node])
 
     def literal(self, requirement: Requirement):
-        kind, what = requirement
-        return self.connect[what] if kind == "connect" else self.cover[what]
+        _, what = requirement  # a colour (str) to connect, or a node (tuple) to cover
+        return self.connect[what] if isinstance(what, str) else self.cover[what]
 
     def solve(self, wanted: list[Requirement], deadline: Deadline):
         """(status, solution or None, core) for the requirements `wanted`; status one of

@@ -62,7 +62,8 @@ def oklch(lightness: float, chroma: float, hue: float) -> RGB:
         -1.2684380046 * long + 2.6097574011 * medium - 0.3413193965 * short,
         -0.0041960863 * long - 0.7034186147 * medium + 1.7076147010 * short,
     )
-    return tuple(round(255 * _gamma(min(1.0, max(0.0, x)))) for x in linear)
+    red, green, blue = (round(255 * _gamma(min(1.0, max(0.0, x)))) for x in linear)
+    return red, green, blue
 
 
 def _gamma(x: float) -> float:
@@ -75,7 +76,8 @@ def hex_code(rgb: RGB) -> str:
 
 def blend(rgb: RGB, under: RGB, amount: float) -> RGB:
     """`amount` of `rgb` over `under`."""
-    return tuple(round(amount * x + (1 - amount) * y) for x, y in zip(rgb, under, strict=True))
+    red, green, blue = (round(amount * x + (1 - amount) * y) for x, y in zip(rgb, under, strict=True))
+    return red, green, blue
 
 
 def ink(rgb: RGB) -> RGB:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -41,7 +42,9 @@ def image(picture: Scene, scale: float, supersample: int = SUPERSAMPLE) -> Image
         draw.polygon(_at(corners, k), outline=(255, 255, 255), width=max(1, round(0.06 * k)))
     if supersample == 1:
         return canvas
-    return canvas.resize((max(1, round(picture.width * scale)), max(1, round(picture.height * scale))), Image.LANCZOS)
+    return canvas.resize(
+        (max(1, round(picture.width * scale)), max(1, round(picture.height * scale))), Image.Resampling.LANCZOS
+    )
 
 
 def png(picture: Scene, scale: float) -> bytes:
@@ -68,7 +71,9 @@ def _palette(drawn: Sequence[Image.Image]) -> Image.Image:
     black, not the nearest of a median cut's 255); a median cut of them all when there are more."""
     used: set[RGB] = set()
     for frame in drawn:
-        used |= {rgb for _, rgb in frame.getcolors(maxcolors=frame.width * frame.height)}
+        # (count, (r, g, b)) for each colour of an RGB frame; never None, as every pixel may be a colour
+        counted = cast(list[tuple[int, RGB]], frame.getcolors(maxcolors=frame.width * frame.height))
+        used |= {rgb for _, rgb in counted}
     if len(used) > 256:  # boards of some 80 colours or more
         tall = Image.new("RGB", (drawn[0].width, drawn[0].height * len(drawn)))
         for row, frame in enumerate(drawn):

@@ -8,7 +8,7 @@ bridge the across pipe passing over the down pipe.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -151,13 +151,17 @@ def beside(scenes: list[Scene], gap: float = 0.6) -> Scene:
     whole = Scene(sum(s.width for s in scenes) + gap * (len(scenes) - 1), max(s.height for s in scenes))
     dx = 0.0
     for part in scenes:
-        move = lambda points, dx=dx: [(x + dx, y) for x, y in points]  # noqa: E731
-        whole.cells += [(move(corners), fill) for corners, fill in part.cells]
-        whole.walls += [tuple(move(list(side))) for side in part.walls]
-        whole.pipes += [Pipe(p.colour, p.rgb, move(p.points)) for p in part.pipes]
-        whole.overpasses += [Pipe(p.colour, p.rgb, move(p.points)) for p in part.overpasses]
-        whole.warps += [(move([at])[0], direction, rgb) for at, direction, rgb in part.warps]
-        whole.dots += [Dot(d.colour, d.rgb, move([d.centre])[0], d.label) for d in part.dots]
-        whole.marks += [move(corners) for corners in part.marks]
+        whole.cells += [(_shift(corners, dx), fill) for corners, fill in part.cells]
+        whole.walls += [(first, second) for first, second in (_shift(side, dx) for side in part.walls)]
+        whole.pipes += [Pipe(p.colour, p.rgb, _shift(p.points, dx)) for p in part.pipes]
+        whole.overpasses += [Pipe(p.colour, p.rgb, _shift(p.points, dx)) for p in part.overpasses]
+        whole.warps += [(_shift([at], dx)[0], direction, rgb) for at, direction, rgb in part.warps]
+        whole.dots += [Dot(d.colour, d.rgb, _shift([d.centre], dx)[0], d.label) for d in part.dots]
+        whole.marks += [_shift(corners, dx) for corners in part.marks]
         dx += part.width + gap
     return whole
+
+
+def _shift(points: Iterable[Point], dx: float) -> list[Point]:
+    """The points moved `dx` to the right."""
+    return [(x + dx, y) for x, y in points]

@@ -28,7 +28,7 @@ def svg(picture: Scene, scale: float, animate: float | None = None) -> str:
     ET.SubElement(
         root, "rect", {"class": "background", "width": "100%", "height": "100%", "fill": hex_code(BACKGROUND)}
     )
-    grid = ET.SubElement(root, "g", stroke=hex_code(GRID), **{"stroke-width": _n(max(0.03, 1 / scale))})
+    grid = ET.SubElement(root, "g", {"stroke": hex_code(GRID), "stroke-width": _n(max(0.03, 1 / scale))})
     for corners, fill in picture.cells:
         ET.SubElement(grid, "polygon", {"class": "cell", "points": _points(corners), "fill": hex_code(fill)})
     _walls(root, picture)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import pairwise
 
 from rich.text import Text
@@ -86,17 +86,22 @@ def terminal(
 
 def _looks(
     puzzle: Puzzle, colour_of: Mapping[Node, Colour], highlight: Collection[Cell], marked: Collection[Cell] = ()
-):
+) -> Callable[[Cell], str]:
     """The style of each cell: its colour (a bridge takes its across lane's), reversed if highlighted,
     underlined if marked."""
     style = styles(puzzle)
     colours = {cell_of(node): colour for node, colour in colour_of.items()}
     colours.update({cell_of(node): colour for node, colour in puzzle.endpoint_colour().items()})
-    return lambda cell: (
-        style.get(colours.get(cell), "dim")
-        + (" reverse" if cell in highlight else "")
-        + (" underline" if cell in marked else "")
-    )
+
+    def look(cell: Cell) -> str:
+        colour = colours.get(cell)
+        return (
+            ("dim" if colour is None else style.get(colour, "dim"))
+            + (" reverse" if cell in highlight else "")
+            + (" underline" if cell in marked else "")
+        )
+
+    return look
 
 
 def _steps(

@@ -94,7 +94,7 @@ def profile(mask: np.ndarray, axis: int) -> np.ndarray:
 def peaks(strength: np.ndarray) -> list[tuple[int, float]]:
     """Columns (rows) that stand out as lines: local maxima well above the typical column."""
     floor = max(3.0 * RUN, 4 * float(np.median(strength)), 0.08 * float(strength.max(initial=0)))
-    found = []
+    found: list[tuple[int, float]] = []
     for i in range(1, len(strength) - 1):
         here = strength[i]
         if here >= floor and here >= strength[max(0, i - 3) : i + 4].max():

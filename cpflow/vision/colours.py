@@ -48,7 +48,7 @@ def pair_dots(dots: list[Dot]) -> list[tuple[Dot, Dot]]:
 
 def name_pairs(pairs: list[tuple[Dot, Dot]]) -> dict[Colour, tuple[Dot, Dot]]:
     """Each pair named after the nearest free game colour, in reading order of their first dots."""
-    pairs = sorted((tuple(sorted((a, b), key=lambda d: d.cell)) for a, b in pairs), key=lambda p: p[0].cell)
+    pairs = sorted(((a, b) if a.cell <= b.cell else (b, a) for a, b in pairs), key=lambda p: p[0].cell)
     game = {letter: _lab_of_rgb(rgb) for letter, rgb in GAME.items()}
     middle = [np.mean([a.lab, b.lab], axis=0) for a, b in pairs]
     choices = sorted(

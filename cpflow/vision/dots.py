@@ -113,9 +113,10 @@ def _dot_at(image: np.ndarray, lab: np.ndarray, lattice: Lattice, row: int, col:
         return None
     if _pipe_sides(lab, lattice, row, col, middle, board) >= 2:  # a pipe through the cell, blurred into a disc
         return None
-    bgr = np.median(image[ys, xs], axis=0)
+    lightness, green_red, blue_yellow = (float(v) for v in middle)
+    blue, green, red = (int(v) for v in np.median(image[ys, xs], axis=0))
     radius = _radius(lab, lattice, row, col, middle, board)
-    return Dot((row, col), tuple(float(v) for v in middle), tuple(int(v) for v in bgr), radius)
+    return Dot((row, col), (lightness, green_red, blue_yellow), (blue, green, red), radius)
 
 
 def _radius(lab: np.ndarray, lattice: Lattice, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
@@ -61,7 +62,7 @@ def draw(puzzle: Puzzle, shot: Shot, drawn: Solution | None = None, rng: random.
     screen = _screen(shot, puzzle, drawn or Solution({}), rng)
     if shot.rescale != 1.0:
         size = (round(screen.width * shot.rescale), round(screen.height * shot.rescale))
-        screen = screen.resize(size, Image.BILINEAR)
+        screen = screen.resize(size, Image.Resampling.BILINEAR)
     out = io.BytesIO()
     if shot.quality is None:
         screen.save(out, format="PNG", compress_level=1)
@@ -83,7 +84,9 @@ def shape(width: int, height: int, rng: random.Random) -> set[Cell]:
     return holes
 
 
-def random_puzzle(width: int, height: int, rng: random.Random, light: bool = False, holes: set[Cell] = frozenset()):
+def random_puzzle(
+    width: int, height: int, rng: random.Random, light: bool = False, holes: AbstractSet[Cell] = frozenset()
+):
     """A puzzle whose endpoints are the ends of random walks (a colour per walk), and the walks."""
     letters = [k for k in LETTERS if not (light and k in LIGHT_THEME_SKIPS)]
     wanted = min(len(letters), max(3, round(rng.uniform(0.8, 1.3) * (width * height) ** 0.5)))

@@ -17,7 +17,7 @@ import json
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -157,22 +157,23 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
     app.mount(SWAGGER, StaticFiles(packages=[("fastapi_offline", "static")]), name="swagger-ui")
     larger = {"/api/import": limits.max_image_bytes}
     app.add_middleware(BodyGuard, most=limits.max_bytes, seconds=limits.body_timeout, larger=larger)
-    app.add_exception_handler(RequestValidationError, _malformed)
-    app.add_exception_handler(HTTPException, _http_error)
+    # Starlette types a handler as taking any Exception, not the class it is added for (Kludex/starlette#2417)
+    app.add_exception_handler(RequestValidationError, _malformed)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     _page_routes(app)
 
     @app.post("/api/solve", responses={200: {"content": {"application/json": {"example": SOLVED}}}, **ERRORS})
-    async def solve(ask: SolveAsk, request: Request) -> JSONResponse:
+    async def solve(ask: SolveAsk, request: Request) -> Response:
         """Solve a puzzle: the record of `cpflow solve --format json` (`status`, `seconds`, `paths`, `grid`)."""
         return await _answer(request, tasks.solve, ask)
 
     @app.post("/api/unique", responses=ERRORS)
-    async def unique(ask: SolveAsk, request: Request) -> JSONResponse:
+    async def unique(ask: SolveAsk, request: Request) -> Response:
         """Prove a puzzle unique, or find two solutions: the record of `cpflow unique --format json`."""
         return await _answer(request, tasks.unique, ask)
 
     @app.post("/api/count", responses=ERRORS)
-    async def count(ask: CountAsk, request: Request) -> JSONResponse:
+    async def count(ask: CountAsk, request: Request) -> Response:
         """Count distinct solutions up to `limit`: the record of `cpflow count --format json`."""
         if ask.limit is not None and ask.limit > limits.max_count:
             return _error(422, f"limit: at most {limits.max_count} on this server")
@@ -180,13 +181,13 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
         return await _answer(request, tasks.count, ask)
 
     @app.post("/api/hint", responses=ERRORS)
-    async def hint(ask: HintAsk, request: Request) -> JSONResponse:
+    async def hint(ask: HintAsk, request: Request) -> Response:
         """The next step of a play, with the rule that forces it, or the play's mistake: the record of
         `cpflow hint --format json`; with `all`, `{"hints": [...], "summary": {...}}`."""
         return await _answer(request, tasks.hint, ask)
 
     @app.post("/api/generate", responses=ERRORS)
-    async def generate(ask: GenerateAsk, request: Request) -> JSONResponse:
+    async def generate(ask: GenerateAsk, request: Request) -> Response:
         """Make a puzzle with a proven unique solution: its text, its board, its solution and the seed."""
         return await _answer(request, tasks.generate, ask)
 
@@ -196,7 +197,7 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
         return await _answer(request, tasks.render, ask)
 
     @app.post("/api/read", responses=ERRORS)
-    async def read(ask: PuzzleAsk, request: Request) -> JSONResponse:
+    async def read(ask: PuzzleAsk, request: Request) -> Response:
         """Read a puzzle file: its board (size, shape, endpoints, holes, bridges, walls, warps) and its text."""
         return await _answer(request, tasks.read, ask)
 
@@ -208,7 +209,7 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
     async def import_screenshot(
         request: Request,
         name: str = Query("screenshot", max_length=200, description="The file's name, for messages (`shot.png`)."),
-    ) -> JSONResponse:
+    ) -> Response:
         """Read a screenshot of the game (the body: the image's bytes, any image type, at most 16 MiB) as
         `cpflow import` does: its board as `/api/read` answers it (size, shape, endpoints, holes, colours)
         and its `text`. Not solved: the page shows it in the editor to be checked first."""
@@ -225,7 +226,7 @@ class ScreenshotAsk(BaseModel):
 
 BINARY = {"type": "string", "format": "binary"}
 SWAGGER = "/static-offline-docs"  # Swagger UI's files, from the fastapi-offline package (docs.html names them)
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": 'A bad puzzle or option: `{"error": "<the CLI\'s one-line message>"}`'},
     408: {"description": "The request's body did not arrive in time"},
     413: {"description": "A board or request over the server's caps"},
@@ -233,7 +234,7 @@ ERRORS = {
     422: {"description": "A malformed request, or no puzzle could be generated"},
     503: {"description": "The queue is full: try again shortly"},
 }
-IMPORT_ERRORS = {
+IMPORT_ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": 'Not an image: `{"error": "shot.png: not an image (PNG, JPEG, GIF, BMP, WebP), ..."}`'},
     413: {"description": "An image over the server's cap (16 MiB by default)"},
     422: {"description": "No board could be read, or its colours do not pair: the line `cpflow import` prints"},

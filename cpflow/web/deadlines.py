@@ -41,7 +41,8 @@ class DeadlineProtocol(H11Protocol):
             self.header_deadline = self.loop.call_later(self.header_timeout, self.headers_late)
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:  # the headers are in (or the request was refused)
-            self.header_deadline = _cancelled(self.header_deadline)
+            _cancel(self.header_deadline)
+            self.header_deadline = None
 
     def headers_late(self) -> None:
         self.header_deadline = None
@@ -54,19 +55,22 @@ class DeadlineProtocol(H11Protocol):
 
     def pause_writing(self) -> None:
         super().pause_writing()
-        _cancelled(self.stall_deadline)
+        _cancel(self.stall_deadline)
         self.stall_deadline = self.loop.call_later(self.stall_timeout, self.transport.abort)
 
     def resume_writing(self) -> None:
-        self.stall_deadline = _cancelled(self.stall_deadline)
+        _cancel(self.stall_deadline)
+        self.stall_deadline = None
         super().resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.header_deadline = _cancelled(self.header_deadline)
-        self.stall_deadline = _cancelled(self.stall_deadline)
+        _cancel(self.header_deadline)
+        self.header_deadline = None
+        _cancel(self.stall_deadline)
+        self.stall_deadline = None
         super().connection_lost(exc)
 
 
-def _cancelled(timer: asyncio.TimerHandle | None) -> None:
+def _cancel(timer: asyncio.TimerHandle | None) -> None:
     if timer is not None:
         timer.cancel()

@@ -47,7 +47,7 @@ class Hosts:
         given = [address.split("%")[0] for address in addresses] or [host]  # fe80::1%eth0: the zone goes
         heard = [address for address in map(_address, given + ["127.0.0.1"] * (host == "localhost")) if address]
         networks: list[Network] = []
-        names = {(host, port)} if host and _address(host) is None else set()
+        names: set[tuple[str, int | None]] = {(host, port)} if host and _address(host) is None else set()
         for address in heard:
             if address.is_unspecified:
                 networks += EVERYWHERE
@@ -77,19 +77,18 @@ def read_host(text: str) -> tuple[str, int | None]:
     """A host and its port, as `Host:` or `--allowed-host` gives them: "localhost:8000" -> ("localhost", 8000),
     "[::1]" -> ("::1", None), "Flow.Example." -> ("flow.example", None); ValueError when it is no host."""
     if text.startswith("["):
-        name, bracket, port = text[1:].partition("]")
-        if not bracket or not isinstance(_address(name), ipaddress.IPv6Address) or port[:1] not in ("", ":"):
+        name, bracket, rest = text[1:].partition("]")
+        if not bracket or not isinstance(_address(name), ipaddress.IPv6Address) or rest[:1] not in ("", ":"):
             raise ValueError(f"{text!r} is not a host: an IPv6 address is written [::1] or [::1]:8000")
-        port = port[1:] or None
+        port = rest[1:]
     else:
         name, colon, port = text.partition(":")
         name = name.rstrip(".")
         if not NAME.fullmatch(name) or (colon and not port):
             raise ValueError(f"{text!r} is not a host: a name or an address, then :PORT or nothing")
-        port = port or None
-    if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
+    if port and not (port.isdigit() and 0 < int(port) < 65536):
         raise ValueError(f"{text!r} is not a host: its port must be a number from 1 to 65535")
-    return name.lower(), None if port is None else int(port)
+    return name.lower(), int(port) if port else None
 
 
 def _address(name: str) -> Address | None:

@@ -86,11 +86,14 @@ def _run(host: str, sockets: list[socket.socket], limits: Limits, allowed_hosts:
     hosts = Hosts.bound(host, port, [sock.getsockname()[0] for sock in sockets], allowed_hosts)
     shown = f"[{host}]" if ":" in host else host
     print(f"cpflow: the page is at http://{shown}:{port}/ and the API's documentation at /docs", file=sys.stderr)
+    protocol = partial(DeadlineProtocol, header_timeout=limits.header_timeout, stall_timeout=limits.stall_timeout)
+    # uvicorn types `http` as a protocol class and `timeout_keep_alive` as int: it calls the one (a partial does
+    # as well) and hands the other to loop.call_later (a float does as well)
     config = uvicorn.Config(
         create_app(limits, hosts),
-        http=partial(DeadlineProtocol, header_timeout=limits.header_timeout, stall_timeout=limits.stall_timeout),
+        http=protocol,  # type: ignore[arg-type]
         ws="none",
-        timeout_keep_alive=limits.idle_timeout,
+        timeout_keep_alive=limits.idle_timeout,  # type: ignore[arg-type]
         h11_max_incomplete_event_size=limits.max_header_bytes,
         timeout_graceful_shutdown=5,
     )

@@ -90,7 +90,8 @@ def compare(
         if refused:
             yield refused[0]
         else:
-            yield from judge([_run(entry, name, results[name]) for name in names])
+            runs = {name: [r for r in rs if not isinstance(r, Failed)] for name, rs in results.items()}
+            yield from judge([_run(entry, name, runs[name]) for name in names])
 
 
 def warm_up(names: Sequence[str]) -> None:

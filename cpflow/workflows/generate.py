@@ -185,7 +185,7 @@ def cover(board: Puzzle, colours: tuple[int, int], rng: Random, tries: int = TRI
         "more": f"allow more colours, e.g. --colours {min(low, usual_low)}-{max(high + 1, usual_high)}",
         "fewer": f"allow fewer colours, e.g. --colours {min(low - 1, usual_low)}-{high}",
         "board": "take out fewer holes or walls",
-    }[max(missed, key=missed.get)]
+    }[max(missed, key=missed.__getitem__)]
     raise GenerationFailed(
         f"found no cover of a {board.width}x{board.height} board by {low}-{high} non-touching paths "
         f"in {tries} tries; {advice}"
@@ -264,7 +264,8 @@ def join(board: Puzzle, paths: list[list[Node]], target: int, rng: Random) -> li
     takes one instead); both moves keep every path non-touching, and giving lets paths
     grow where no two ends meet. Stops after a budget of moves too.
     """
-    paths, stuck = [list(path) for path in paths], set()
+    paths = [list(path) for path in paths]
+    stuck: set[tuple[Node, Node, int]] = set()  # (first node, last node, length) of paths that could not move
     budget = 2 * sum(map(len, paths))  # gifts can pass nodes back and forth
     while (len(paths) > target or any(len(path) < 2 for path in paths)) and budget > 0:
         if not _merge_one(board, paths, stuck, rng):
@@ -273,7 +274,7 @@ def join(board: Puzzle, paths: list[list[Node]], target: int, rng: Random) -> li
     return paths
 
 
-def _merge_one(board: Puzzle, paths: list[list[Node]], stuck: set, rng: Random) -> bool:
+def _merge_one(board: Puzzle, paths: list[list[Node]], stuck: set[tuple[Node, Node, int]], rng: Random) -> bool:
     """One join or gift by the shortest path that can make one; False when none can."""
     owner = {node: i for i, path in enumerate(paths) for node in path}
     for i in sorted(range(len(paths)), key=lambda i: (len(paths[i]), rng.random())):

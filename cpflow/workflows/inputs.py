@@ -70,7 +70,8 @@ def solution_texts(text: str) -> list[str]:
     lines = text.splitlines(keepends=True)
     if text.lstrip().startswith("{"):
         return [line for line in lines if line.strip()] or [text]
-    pieces, current = [], []
+    pieces: list[str] = []
+    current: list[str] = []
     for line in lines:
         if not line.strip() or line.startswith("#"):
             if current:

@@ -68,15 +68,17 @@ def _pieces(stream: BinaryIO, source: str, fmt: str) -> Iterator[list | PuzzleFo
 def _texts(stream: BinaryIO, source: str, headers: bool = True) -> Iterator[tuple[int, str]]:
     """(number of its first line, text) of each piece, read line by line; `headers`: a line `W H`
     opens a piece of the header format."""
-    number, lines, first = 0, [], 0
-    rows_left = None  # a header piece: rows still to come
+    number, first = 0, 0
+    lines: list[str] = []
+    rows_left: int | None = None  # a header piece: rows still to come
     while True:
         raw = stream.readline(MAX_BYTES + 1)
+        line = ""
         if raw:
             number += 1
-            line = decode(raw, source) if len(raw) <= MAX_BYTES else None
-            if line is None:
+            if len(raw) > MAX_BYTES:
                 raise PuzzleFormatError(source, number, 1, f"line is longer than the limit of {MAX_BYTES} bytes")
+            line = decode(raw, source)
         if not raw or not line.strip():  # the end, or a blank line
             if lines and (rows_left is None or not raw):
                 yield first, "".join(lines)

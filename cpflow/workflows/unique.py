@@ -48,7 +48,7 @@ class Uniqueness:
         if len(self.solutions) != 2:
             return []
         first, second = (steps(solution) for solution in self.solutions)
-        return sorted(tuple(sorted(step)) for step in first ^ second)
+        return sorted((a, b) for a, b in map(sorted, first ^ second))
 
 
 @dataclass(frozen=True)
@@ -83,8 +83,8 @@ def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None =
     left = None if time_limit is None else max(0.0, time_limit - first.seconds)
     second = solve(puzzle, engine, time_limit=left, exclude=[first.solution], **options)
     verdict = {Status.SOLVED: Verdict.NOT_UNIQUE, Status.UNSOLVABLE: Verdict.UNIQUE}.get(second.status, Verdict.UNKNOWN)
-    found = (first.solution,) + ((second.solution,) if second.solution else ())
-    return Uniqueness(verdict, found, time.perf_counter() - began)
+    answers = tuple(solution for solution in (first.solution, second.solution) if solution is not None)
+    return Uniqueness(verdict, answers, time.perf_counter() - began)
 
 
 def count(
