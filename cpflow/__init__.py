@@ -1,6 +1,8 @@
 """cpflow: a Flow Free / Numberlink solver built on OR-Tools CP-SAT, for every kind of board.
 
-Parts (imports run one way: faces -> workflows -> engines -> board)
+Parts (faces -> workflows -> engines and deduce -> board: engines start from the rules, hints check
+themselves with engines)
+- errors: every error kind, each with its exit code, HTTP status and one line
 - board/: the vocabulary, no solver and no printing
   - grid: the puzzle as a graph (Puzzle, Solution, Node, Cell; shapes, holes, walls,
     warps, bridge lanes)
@@ -9,20 +11,26 @@ Parts (imports run one way: faces -> workflows -> engines -> board)
     game's level lines), native (cpflow's board text), graphjson (JSON graphs)
   - verify: the rules, checked independently of every engine
   - geometry: where cells stand in a drawing (square and hexagonal)
-  - errors: one base exception and a few kinds
-- engines/: registry (the Backend protocol, the names, the one place answers are
-  verified), result, prune, cpsat (label and circuit formulations), ilp, mip (running
-  CBC and HiGHS under a deadline), children (child processes and scratch folders that
-  never outlive a request), deadline
-- workflows/: unique (proofs and counts), generate, compare, batch (where a batch runs:
-  here, a process pool, or a cluster), cluster (batches on Dask: the `dask` extra, imported
-  only with --cluster), inputs
+- deduce/: the rules every solution obeys (rules), the short search (search), the
+  player's next step (steps, sentences) and hints checked against a solution (hints)
+- engines/: registry (the entries, declared as data; the Backend protocol; the one place
+  the front end runs and answers are verified), front (forced moves first), result, prune,
+  cpsat (label and circuit formulations), ilp, mip (running CBC and HiGHS under a
+  deadline), cnf and sat (the SAT engines), children (child processes and scratch folders
+  that never outlive a request), deadline, closest, why
+- workflows/: unique (proofs and counts), generate, compare, batch (here or on a process
+  pool), items (where a batch runs, an item's failure), cluster (batches on Dask: the
+  `dask` extra, imported only with --cluster), inputs, streams, records (the JSON records
+  of answers), unsolvable
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
   (pictures to files), terminal (the board in colour in a terminal)
 - vision/: screenshot import with OpenCV (the `vision` extra, imported only by `cpflow
   import`): screenshot (read_screenshot), board (grid lines), dots, holes, colours
   (pairing dots), debug (intermediate images), synthetic (screenshots made to order)
-- reports, screenshots, cli: the `cpflow` command's face
+- cli/: the `cpflow` command: group (the app, errors to exit codes), options, reading,
+  writers (one per output format), progress; a module per family of commands: batch
+  (solve, unique, count), play (hint), checks (verify, render), engines (compare, export,
+  engines), make (generate), screenshot (import), serve
 - web/: `cpflow serve`'s face (the `web` extra, imported only by `serve`): limits (caps),
   tasks (the work of one request, in a worker), jobs (worker processes, bounded queue,
   cancelling), app (FastAPI routes), server (uvicorn), page/ (HTML, CSS, script)

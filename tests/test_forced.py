@@ -181,3 +181,36 @@ def test_a_turn_is_dead_when_its_diagonal_meets_the_edge_before_an_endpoint():
     assert ((0, 0), (0, 1), (1, 0)) in dead_turns(open_diagonal)
     endpoint_on_it = board("..AB\n...B\nA.C.\n..C.")
     assert ((0, 0), (0, 1), (1, 0)) not in dead_turns(endpoint_on_it)
+
+
+INSTALLED = registry.available()
+
+
+@pytest.mark.parametrize("engine", INSTALLED)
+def test_every_engine_that_declares_the_front_end_gets_it_and_can_go_without(engine):
+    (puzzle,) = load(PUZZLES / "starter_9x9.txt")  # forced moves alone solve it
+    fronted = registry.solve(puzzle, engine)
+    assert fronted.stats.get("by") == ("forced moves" if registry.entry_of(engine).front else None)
+    alone = registry.solve(puzzle, engine, forced=False)
+    assert alone.status is Status.SOLVED and "by" not in alone.stats
+    assert differ(fronted.solution, alone.solution) == []
+
+
+@pytest.mark.parametrize("engine", [name for name in INSTALLED if registry.entry_of(name).front])
+def test_every_engine_solves_from_the_front_ends_settled_start(engine):
+    path = PUZZLES / "gen_14x14_01.txt"
+    (puzzle,) = load(path)
+    stored = parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())
+    with pytest.raises(Exhausted) as out:
+        next(solutions(puzzle, budget=0))  # settled in part, handed over
+    entry = registry.entry_of(engine)
+    result = entry.backend().solve(puzzle, root=out.value.root, time_limit=120, **entry.options)
+    assert result.status is Status.SOLVED and violations(puzzle, result.solution) == []
+    assert differ(result.solution, stored) == []
+
+
+@pytest.mark.parametrize("engine", [name for name in INSTALLED if registry.entry_of(name).front])
+def test_a_settled_start_that_leaves_no_way_on_is_unsolvable_for_every_engine(engine):
+    puzzle = board("R.G\n...\nG.R")  # the two colours must cross
+    assert registry.solve(puzzle, engine).status is Status.UNSOLVABLE
+    assert registry.count(puzzle, 2, engine) == ([], Status.SOLVED)

@@ -44,6 +44,7 @@ from cpflow.cli.reading import each_batch, where
 from cpflow.cli.writers import Pictures, Writer, stderr, writer
 from cpflow.engines.result import Status
 from cpflow.workflows.inputs import Entry
+from cpflow.workflows.items import Failed
 
 
 @app.command()
@@ -142,7 +143,8 @@ def show_solved(entries: Sequence[Entry], shown: Writer, pictures: Pictures, whe
     `where` (here, on a pool or a cluster; a batch.Where or a number of jobs) changes nothing printed."""
     from cpflow.workflows.batch import solve_all
 
-    failed, statuses, missing = False, [], []
+    failed, statuses = False, []
+    missing: list[Failed] = []
     results = with_progress("solving", solve_all([e.puzzle for e in entries], where, **options), len(entries))
     for entry, result in answered(entries, results, missing):
         failed |= result.status is not Status.SOLVED
@@ -160,7 +162,8 @@ def show_uniqueness(entries: Sequence[Entry], shown: Writer, pictures: Pictures,
     from cpflow.workflows.batch import uniqueness_all
     from cpflow.workflows.unique import Verdict
 
-    verdicts, missing = set(), []
+    verdicts = set()
+    missing: list[Failed] = []
     found_all = with_progress("proving", uniqueness_all([e.puzzle for e in entries], where, **options), len(entries))
     for entry, found in answered(entries, found_all, missing):
         verdicts.add(found.verdict)
@@ -174,7 +177,8 @@ def show_counts(entries: Sequence[Entry], limit: int, shown: Writer, where, opti
     """Count each puzzle's solutions; 0 when every count is exact, else 3 (`failed_exit` first)."""
     from cpflow.workflows.batch import count_all
 
-    exact, missing = True, []
+    exact = True
+    missing: list[Failed] = []
     counts = with_progress("counting", count_all([e.puzzle for e in entries], limit, where, **options), len(entries))
     for entry, found in answered(entries, counts, missing):
         exact &= found.exact

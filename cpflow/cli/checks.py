@@ -110,8 +110,6 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) ->
         raise PuzzleFormatError.whole(STDIN, "the puzzle and the solution cannot both come from standard input")
     text, source = text_of(file)
     found = parse_with_solutions(text, source, fmt)
-    if solution_file is None and any(solution is None for _, solution in found):
-        raise PuzzleFormatError.whole(source, "carries no solution: name a solution file to check")
     given, given_source = text_of(solution_file) if solution_file is not None else ("", "")
     texts = solution_texts(given) if solution_file is not None else []
     checked = []
@@ -119,6 +117,8 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) ->
         puzzle = replace(puzzle, rules=rules or FLOW)
         piece = texts[number] if len(texts) == len(found) else given
         solution = carried if solution_file is None else parse_solution(puzzle, piece, given_source)
+        if solution is None:
+            raise PuzzleFormatError.whole(source, "carries no solution: name a solution file to check")
         checked.append((puzzle, problems(puzzle, solution)))
     for puzzle, broken in checked:
         print(f"{puzzle.name}: " + ("valid" if not broken else "invalid"))

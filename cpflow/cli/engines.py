@@ -34,6 +34,7 @@ from cpflow.cli.reading import load, where
 from cpflow.cli.writers import stderr
 from cpflow.errors import CpflowError, PuzzleFormatError
 from cpflow.workflows.compare import FIELDS, Run, summary
+from cpflow.workflows.items import Failed
 
 
 @app.command()
@@ -57,6 +58,12 @@ def compare(
     json_file: Annotated[
         Path | None, typer.Option("--json", metavar="FILE", help="Write the raw runs here as JSON.", dir_okay=False)
     ] = None,
+    alone: Annotated[
+        bool,
+        typer.Option(
+            "--alone", help="Each engine's model alone, without the forced moves some run first (`cpflow engines`)."
+        ),
+    ] = False,
     input_format: InputOption = AUTO,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
@@ -73,7 +80,8 @@ def compare(
     with failures():
         names = [e.value for e in engines] if engines else available()
         entries, _ = load(files, input_format, allow_touch, allow_blanks)
-        raise typer.Exit(show_comparison(entries, names, time_limit, repeat, csv, json_file, where(1, cluster)))
+        on = where(1, cluster)
+        raise typer.Exit(show_comparison(entries, names, time_limit, repeat, csv, json_file, on, alone))
 
 
 @app.command()
@@ -123,17 +131,19 @@ def engines(
     raise typer.Exit(show_engines(format.value))
 
 
-def show_comparison(entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None, where=1) -> int:
+def show_comparison(
+    entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None, where=1, alone: bool = False
+) -> int:
     """Run the engines side by side, print the table, write the raw runs; 0 when every run was right,
     else 1 (`failed_exit` first: some puzzle refused or in error, said on stderr)."""
     from cpflow.workflows import compare as comparing
-    from cpflow.workflows.batch import Failed
 
     comparing.check(names)
-    runs, failures = [], []
+    runs: list[Run] = []
+    failures: list[Failed] = []
     with RunFiles(csv_path, json_path) as files:
         try:
-            found = comparing.compare(entries, names, time_limit, repeat, where)
+            found = comparing.compare(entries, names, time_limit, repeat, where, alone)
             for run in with_progress("comparing", found, len(entries) * len(names)):
                 if isinstance(run, Failed):
                     stderr(run.line)

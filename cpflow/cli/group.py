@@ -49,17 +49,18 @@ class OneLineErrors(TyperGroup):
 
 def usage_line(error: click.UsageError) -> str:
     """A usage error in one line: the command, the option or argument, what is wrong, where to read more."""
-    names, ctx = [], error.ctx
+    names: list[str] = []
+    ctx = error.ctx
     while ctx is not None:
-        names.append(ctx.info_name if ctx.parent is not None else "cpflow")
+        names.append((ctx.info_name or "") if ctx.parent is not None else "cpflow")
         ctx = ctx.parent
     command = " ".join(reversed(names)) or "cpflow"
     message = " ".join(error.format_message().split()).rstrip(".")
     if isinstance(error, click.BadParameter) and not isinstance(error, click.MissingParameter):
-        if error.param is not None:
-            hint = (
-                error.param.opts[0] if error.param.param_type_name == "option" else error.param.make_metavar(error.ctx)
-            )
+        if error.param is not None and (error.param.param_type_name == "option" or error.ctx is None):
+            hint = error.param.opts[0]
+        elif error.param is not None and error.ctx is not None:
+            hint = error.param.make_metavar(error.ctx)
         else:
             hint = error.param_hint if isinstance(error.param_hint, str) else "/".join(error.param_hint or ())
         message = f"{hint}: {' '.join(error.message.split()).rstrip('.')}" if hint else message

@@ -14,7 +14,7 @@ import typer
 
 from cpflow.board.formats import picture
 from cpflow.cli.group import app, failures, option
-from cpflow.cli.options import Cluster, PngDir, Shape, SvgDir, positive
+from cpflow.cli.options import SQUARE, Cluster, PngDir, Shape, SvgDir, positive
 from cpflow.cli.progress import with_progress
 from cpflow.cli.reading import where
 from cpflow.cli.writers import Pictures, stderr, writable
@@ -48,7 +48,7 @@ def generate(
             metavar="SECONDS", help="Seconds per uniqueness proof before a board is dropped.", callback=positive
         ),
     ] = 60,
-    shape: Annotated[Shape, typer.Option(help="square, or hex (hexagonal cells).")] = Shape.square,
+    shape: Annotated[Shape, typer.Option(help="square, or hex (hexagonal cells).")] = SQUARE,
     holes: Annotated[int, typer.Option(metavar="N", help="Cells taken out of each board at random.", min=0)] = 0,
     walls: Annotated[
         int, typer.Option(metavar="N", help="Walls put between cells of each board at random.", min=0)

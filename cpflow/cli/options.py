@@ -13,9 +13,10 @@ from cpflow.board.formats import FORMATS
 from cpflow.board.grid import SHAPES
 from cpflow.engines.registry import DEFAULT, ENGINES
 
-InputFormat = enum.StrEnum("InputFormat", {name: name for name in FORMATS})
-EngineName = enum.StrEnum("EngineName", {name: name for name in ENGINES})
-Shape = enum.StrEnum("Shape", {name: name for name in SHAPES})
+# Choices read from the library's tables, which mypy cannot see through: typer needs them as enums.
+InputFormat = enum.StrEnum("InputFormat", {name: name for name in FORMATS})  # type: ignore[misc]
+EngineName = enum.StrEnum("EngineName", {name: name for name in ENGINES})  # type: ignore[misc]
+Shape = enum.StrEnum("Shape", {name: name for name in SHAPES})  # type: ignore[misc]
 
 
 class OutputFormat(enum.StrEnum):
@@ -121,3 +122,4 @@ KeepGoing = Annotated[
 ]
 DEFAULT_ENGINE = EngineName(DEFAULT)
 AUTO = InputFormat("auto")
+SQUARE = Shape("square")

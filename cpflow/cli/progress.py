@@ -12,15 +12,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 
 from cpflow.engines.result import Status
 from cpflow.workflows.inputs import Entry
+from cpflow.workflows.items import Failed
 
 Answer = TypeVar("Answer")
 
 
-def answered(entries: Sequence[Entry], answers: Iterable, failures: list) -> Iterator[tuple[Entry, Answer]]:
+def answered(
+    entries: Sequence[Entry], answers: Iterable[Answer | Failed], failures: list[Failed]
+) -> Iterator[tuple[Entry, Answer]]:
     """Each entry with its answer, in order; an entry whose work gave none (batch.Failed: refused, or
     verdict `error`) is said on stderr in one line, its Failed added to `failures`, and left out."""
-    from cpflow.workflows.batch import Failed
-
     for entry, answer in zip(entries, answers, strict=True):
         if isinstance(answer, Failed):
             print(answer.line, file=sys.stderr)

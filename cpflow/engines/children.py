@@ -93,7 +93,7 @@ def fork(work: Callable[[], T], deadline: Deadline = NEVER) -> T | None:
     if sent is None:
         return None
     if not sent:
-        raise CpflowError("a solver's child process failed: it ended without an answer")
+        raise SolverFailed("a solver's child process failed: it ended without an answer")
     done, answer = pickle.loads(sent)
     if not done:
         raise SolverFailed(f"a solver's child process failed: {answer}")

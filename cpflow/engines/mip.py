@@ -14,8 +14,10 @@ deadline leaves the model's status 'not solved'.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any, cast
 
 # ortools before pulp, for HiGHS's sake: see cpflow.engines.ilp.
 import ortools.sat.python.cp_model_helper  # noqa: F401, I001
@@ -144,7 +146,7 @@ class HighsByDeadline(pulp.HiGHS):
         variables = columns(lp, self.deadline)
         model = highs_model(lp, variables, self.deadline, self.mip)
         answer = children.fork(partial(_run_highs, model, self.highs_options()), self.deadline)
-        status, sol_status, values = answer or (*STOPPED_WITHOUT, None)
+        status, sol_status, values = cast(tuple[int, int, Sequence[float] | None], answer or (*STOPPED_WITHOUT, None))
         for var, value in zip(variables, () if values is None else values, strict=False):
             var.varValue = float(value)
         lp.assignStatus(status, sol_status)
@@ -173,7 +175,11 @@ def highs_model(lp: pulp.LpProblem, variables: list, deadline: Deadline, mip: bo
     model.col_upper_ = np.array([inf if var.upBound is None else var.upBound for var in variables], dtype=float)
     integer, continuous = highspy.HighsVarType.kInteger, highspy.HighsVarType.kContinuous
     model.integrality_ = [integer if mip and var.cat == pulp.LpInteger else continuous for var in variables]
-    starts, indices, values, lower, upper = [], [], [], [], []
+    starts: list[int] = []
+    indices: list[int] = []
+    values: list[float] = []
+    lower: list[float] = []
+    upper: list[float] = []
     for constraint in lp._constraints.values():
         deadline.check()
         starts.append(len(indices))
@@ -191,7 +197,7 @@ def highs_model(lp: pulp.LpProblem, variables: list, deadline: Deadline, mip: bo
     return model
 
 
-def _run_highs(model, options: dict) -> tuple[int, int, object]:
+def _run_highs(model, options: dict) -> tuple[int, int, Any]:
     """In the child: HiGHS on the model; PuLP's status pair, and the values when there is a solution."""
     import highspy
     import numpy as np

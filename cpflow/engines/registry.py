@@ -181,8 +181,9 @@ ENGINES = {
             "cpflow.engines.cpsat",
             "circuit",
             "ortools",
-            "OR-Tools CP-SAT, per-colour circuit model",
+            "OR-Tools CP-SAT, per-colour circuit model, after forced moves",
             {"model": "circuit"},
+            front=True,
             counts=True,
             workers=True,
             bytes_per_node_colour=32_000,
@@ -195,8 +196,9 @@ ENGINES = {
             "cpflow.engines.ilp",
             "ilp",
             "pulp",
-            "0-1 program in PuLP, CBC",
+            "0-1 program in PuLP, CBC, after forced moves",
             {"mip_solver": "cbc"},
+            front=True,
             workers=True,
             rounds=True,
             bytes_per_node_colour=32_000,  # PuLP's model and the CBC process beside it
@@ -208,8 +210,9 @@ ENGINES = {
             "cpflow.engines.ilp",
             "ilp",
             "pulp",
-            "0-1 program in PuLP, HiGHS",
+            "0-1 program in PuLP, HiGHS, after forced moves",
             {"mip_solver": "highs"},
+            front=True,
             workers=True,
             rounds=True,
             bytes_per_node_colour=16_000,
@@ -385,7 +388,7 @@ def _count_by_exclusion(
     while len(found) < limit:
         left = deadline.left()
         result = entry.backend().solve(puzzle, root=root, time_limit=left, exclude=found, **entry.options, **options)
-        if result.status is not Status.SOLVED:
+        if result.solution is None:
             return found, Status.SOLVED if result.status is Status.UNSOLVABLE else Status.UNKNOWN
         found.append(result.solution)
     return found, Status.UNKNOWN

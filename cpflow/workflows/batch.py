@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from cpflow.board.grid import Puzzle
 from cpflow.engines.children import sweep
@@ -114,9 +114,10 @@ class _Worker:
         self.connection.send(item)
         self.number = number
 
-    def answer(self, items: Sequence) -> tuple[int, object]:
-        """The item's number and its answer, or a Failed when the process died in it."""
-        number, self.number = self.number, None
+    def answer(self, items: Sequence) -> tuple[int, Any]:
+        """The item's number and its answer, or a Failed when the process died in it (asked only of a
+        worker given an item)."""
+        number, self.number = cast(int, self.number), None
         try:
             return number, self.connection.recv()
         except (EOFError, OSError):

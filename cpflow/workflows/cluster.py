@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
 import uuid
 from collections import deque
@@ -55,7 +56,7 @@ def each_on_cluster(
 ) -> Iterator:
     """`work` on each item as a task of the cluster at `address`, answers in the order given; tasks are
     named `cpflow-LABEL-BATCH-NUMBER` on the scheduler (and its dashboard)."""
-    with connected(address) as client:
+    with connected(address) as client, interrupts_noted() as interrupted:
         check_versions(client, here())
         if setup:
             client.run(setup)
@@ -64,19 +65,22 @@ def each_on_cluster(
         pending = deque(client.map(work, items, key=keys, retries=RETRIES, pure=False))
         try:
             while pending:
-                yield _answer(client, pending[0], items[len(items) - len(pending)], address)
+                yield _answer(client, pending[0], items[len(items) - len(pending)], address, interrupted)
                 pending.popleft()  # released: the cluster may forget it
         finally:  # done, interrupted (Ctrl-C) or abandoned: nothing of this batch is left running
             client.cancel(list(pending))
 
 
-def _answer(client, future, item, address: str):
+def _answer(client, future, item, address: str, interrupted: threading.Event):
     """The task's answer; Failed for an item whose task killed worker after worker. ClusterUnavailable
-    when the cluster has had no worker for GONE_SECONDS: the scheduler would wait for one forever."""
+    when the cluster has had no worker for GONE_SECONDS: the scheduler would wait for one forever.
+    KeyboardInterrupt once an interrupt was noted, even if the one it raised was lost."""
     from distributed import KilledWorker
 
     alone_since = None
     while True:
+        if interrupted.is_set():
+            raise KeyboardInterrupt
         try:
             return future.result(timeout=LOOK_SECONDS)
         except KilledWorker:
@@ -92,6 +96,32 @@ def _answer(client, future, item, address: str):
                     f"every worker of the Dask cluster at {address} is gone (none for {GONE_SECONDS} s); "
                     "what is printed above was finished"
                 ) from None
+
+
+@contextmanager
+def interrupts_noted() -> Iterator[threading.Event]:
+    """An event set on Ctrl-C or SIGTERM (which still raise KeyboardInterrupt) while the batch runs.
+
+    Python runs a signal's handler wherever the main thread is, and Dask's futures are often
+    being finalized there: a KeyboardInterrupt raised in a `__del__` is printed and dropped
+    ("Exception ignored in: Future.__del__"), the batch then waited on workers the interrupt
+    had killed and ended 10 s later in a wrong error (seen under load). The event outlives it.
+    """
+    noted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def note(signum, frame):
+        noted.set()
+        raise KeyboardInterrupt
+
+    before = {signum: signal.signal(signum, note) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield noted
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 @contextmanager

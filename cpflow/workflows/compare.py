@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from cpflow.board.grid import Puzzle
 from cpflow.engines import registry
@@ -65,6 +66,7 @@ class Attempt:
     contender: str
     time_limit: float | None
     repeat: int
+    forced: bool | None = None  # the front end first: as the engine's entry declares (None), or not (False)
 
     @property
     def name(self) -> str:
@@ -77,12 +79,17 @@ def compare(
     time_limit: float | None = None,
     repeat: int = 1,
     where: Where | int = 1,
+    alone: bool = False,
 ) -> Iterator[Run | Failed]:
     """Each contender on each puzzle, `repeat` times each, statuses judged per puzzle; the runs of a
     puzzle come once all its attempts are in, puzzle by puzzle. A puzzle whose attempts were refused
-    (a board too large for free memory) gives one Failed instead of its runs."""
+    (a board too large for free memory) gives one Failed instead of its runs. `alone`: each engine's
+    model without the front end's forced moves (the formulations compared as they are)."""
     check(names)
-    attempts = [Attempt(e.puzzle, name, time_limit, k) for e in entries for name in names for k in range(1, repeat + 1)]
+    forced = False if alone else None
+    attempts = [
+        Attempt(e.puzzle, name, time_limit, k, forced) for e in entries for name in names for k in range(1, repeat + 1)
+    ]
     solved = each(attempt, attempts, where, setup=partial(warm_up, tuple(names)))
     for entry in entries:
         results = {name: [next(solved) for _ in range(repeat)] for name in names}
@@ -103,7 +110,7 @@ def warm_up(names: Sequence[str]) -> None:
 
 def attempt(one: Attempt) -> SolveResult:
     """One attempt's solve (verified by the registry): a task of a comparison's batch."""
-    return solve(one.puzzle, one.contender, time_limit=one.time_limit)
+    return solve(one.puzzle, one.contender, time_limit=one.time_limit, forced=one.forced)
 
 
 def _run(entry: Entry, name: str, results: list[SolveResult]) -> Run:
@@ -144,7 +151,7 @@ def judge(runs: list[Run]) -> list[Run]:
     ]
 
 
-def summary(runs: Sequence[Run], names: Sequence[str]) -> dict[str, dict[str, float | str]]:
+def summary(runs: Sequence[Run], names: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Per contender: total, median and worst seconds (with the worst puzzle), and runs solved or proven."""
     found = {}
     for name in names:

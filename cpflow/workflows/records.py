@@ -130,7 +130,7 @@ def explained(found: Why) -> dict:
         "sentence": why_sentence(found.connect, found.cover),
         "witnesses": [
             {
-                "drop": {kind: list(cell_of(what)) if kind == "cover" else what},
+                "drop": {kind: what if isinstance(what, str) else list(cell_of(what))},
                 "paths": {c: [list(cell_of(n)) for n in path] for c, path in witness.paths.items()},
             }
             for (kind, what), witness in found.witnesses.items()
