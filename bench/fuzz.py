@@ -182,8 +182,8 @@ def _flags(rules: Rules) -> str:
 
 def check_engine(puzzle: Puzzle, engine: str, expected: int, limit: int) -> Check:
     """Solve, count and uniqueness on one engine against the brute count; every answer verified."""
-    from cpflow.errors import InvalidSolution
     from cpflow.engines.registry import count, solve
+    from cpflow.errors import InvalidSolution
     from cpflow.workflows.unique import uniqueness
 
     began = time.perf_counter()
@@ -307,8 +307,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="boards checked at once, on separate processes")
     parser.add_argument("--limit", type=int, default=20, help="count solutions up to this many")
     args = parser.parse_args()
-    from cpflow.errors import EngineUnavailable
     from cpflow.engines.registry import available, backend
+    from cpflow.errors import EngineUnavailable
 
     engines = tuple(args.engines.split(",")) if args.engines else tuple(available())
     try:

@@ -22,8 +22,8 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from cpflow.errors import ScreenshotUnreadable
 from cpflow.board.grid import Puzzle
+from cpflow.errors import ScreenshotUnreadable
 from cpflow.vision.screenshot import read_screenshot
 from cpflow.vision.synthetic import Shot, make
 

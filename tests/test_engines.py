@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import board, cells, needs_zucker, project_puzzles, zucker_puzzles
-from cpflow.errors import EngineUnavailable
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
 from cpflow.engines import circuit, cpsat
 from cpflow.engines.registry import DEFAULT, available, solve
 from cpflow.engines.result import Status
+from cpflow.errors import EngineUnavailable
 
 # Every engine of the registry faces the same tests.
 VARIANTS = available()

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import PUZZLES, board, project_puzzles
-from cpflow.errors import PuzzleFormatError
 from cpflow.board.formats import MAX_CELLS, load, load_solution, parse, parse_solution, picture
 from cpflow.board.grid import Puzzle
 from cpflow.board.verify import violations
 from cpflow.engines.registry import solve
 from cpflow.engines.result import Status
+from cpflow.errors import PuzzleFormatError
 
 CLASSIC = "R.G\n...\nR.G\n"
 

@@ -8,11 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES
-from cpflow.errors import GenerationFailed
 from cpflow.board.formats import load, load_solution, picture
 from cpflow.board.formats import parse as load_text
 from cpflow.board.verify import violations
 from cpflow.cli import app
+from cpflow.errors import GenerationFailed
 from cpflow.workflows.generate import (
     colour_range,
     cover,

@@ -11,12 +11,12 @@ from dataclasses import replace
 import pytest
 
 from conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
-from cpflow.errors import InvalidSolution
 from cpflow.board.formats import load, load_solution, load_with_solutions
 from cpflow.board.grid import cell_of
 from cpflow.deduce import hints as hinting
 from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNSOLVABLE, chain, grade, hint
 from cpflow.deduce.steps import KINDS, Step
+from cpflow.errors import InvalidSolution
 
 SMALL = sorted(p for p in PUZZLES.glob("gen_1[024]x*.txt") if not p.name.endswith(".solution.txt"))
 

@@ -5,7 +5,7 @@ Each test runs `cpflow` as a terminal would, in its own process group, and sends
 to the group once the first result is out. The slow board is an open 16x16 grid whose
 one colour joins two corners of the same checkerboard colour: with paths allowed to
 touch themselves, no parity argument is in the model, and the search runs for minutes.
-CBC runs for minutes on one of the project's 20x20 boards, in one solve. Its temp folder
+CBC runs for minutes on one of the project's 30x30 boards, in one solve. Its temp folder
 is the test's own (TMPDIR), so that any process whose command line names it is one of
 the test's.
 """
@@ -36,7 +36,7 @@ from cpflow.engines.registry import available
 QUICK = PUZZLES / "starter_5x5.txt"
 HANG_GUARD = 60  # seconds before a test gives up on a command that ignored the interrupt
 GONE_GUARD = 5  # seconds for killed processes to be gone
-CBC_BUSY = PUZZLES / "gen_20x20_01.txt"  # CBC runs for minutes on it, after half a second of building
+CBC_BUSY = PUZZLES / "gen_30x30_01.txt"  # forced moves leave most of it open, and CBC runs for minutes on the rest
 needs_cbc = pytest.mark.skipif("ilp-cbc" not in available(), reason="the ilp-cbc engine is not installed")
 
 
@@ -221,10 +221,11 @@ def test_an_interrupted_cbc_solve_leaves_no_cbc_and_no_files(tmp_path, where, st
 def test_a_cbc_solve_stopped_by_its_time_limit_leaves_no_cbc_and_no_files(tmp_path):
     scratch = scratch_of(tmp_path)
     began = time.monotonic()
-    with cpflow_with_cbc(scratch, "solve", "--engine", "ilp-cbc", "--time-limit", "3", CBC_BUSY) as process:
+    limit = 8  # forced moves and building the model take some seconds of it: CBC must start
+    with cpflow_with_cbc(scratch, "solve", "--engine", "ilp-cbc", "--time-limit", str(limit), CBC_BUSY) as process:
         out, err = process.communicate(timeout=HANG_GUARD)
         assert "unknown in" in out and "Traceback" not in err
-    assert time.monotonic() - began < 3 + 3  # the limit, the interpreter's start, the allowance
+    assert time.monotonic() - began < limit + 3  # the limit, the interpreter's start, the allowance
     assert not solvers_in(scratch) and leftovers(scratch) == []
 
 
@@ -236,7 +237,8 @@ def test_cbc_dies_with_a_killed_cpflow_and_the_next_run_sweeps_its_files(tmp_pat
         process.wait(timeout=HANG_GUARD)
     assert until(lambda: not solvers_in(scratch), GONE_GUARD), f"outlived cpflow: {solvers_in(scratch)}"
     assert leftovers(scratch)  # a process killed outright cannot tidy up ...
-    command = [sys.executable, "-m", "cpflow", "solve", "--engine", "ilp-cbc", str(QUICK)]
+    # --allow-touch: forced moves do not apply, so CBC runs and needs the temp folder
+    command = [sys.executable, "-m", "cpflow", "solve", "--engine", "ilp-cbc", "--allow-touch", str(QUICK)]
     done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "TMPDIR": str(scratch)})
     assert done.returncode == 0
     assert leftovers(scratch) == []  # ... the next run that needs the temp folder does

@@ -10,11 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import board
-from cpflow.errors import EngineUnsupported
 from cpflow.board.grid import Rules
 from cpflow.cli import app
 from cpflow.engines import registry
 from cpflow.engines.registry import ENGINES, KINDS, kinds_of
+from cpflow.errors import EngineUnsupported
 
 runner = CliRunner()
 HOLED = """

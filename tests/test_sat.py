@@ -16,13 +16,13 @@ from test_variants import tiny_boards, tiny_puzzles_under_any_rules
 from typer.testing import CliRunner
 
 from conftest import board, cells, project_puzzles
-from cpflow.errors import EngineUnavailable, EngineUnsupported
 from cpflow.board.formats import load
 from cpflow.board.grid import Rules, tag
 from cpflow.board.verify import violations
 from cpflow.cli import app
 from cpflow.engines import registry
 from cpflow.engines.result import Status
+from cpflow.errors import EngineUnavailable, EngineUnsupported
 
 pytest.importorskip("pysat", reason="the sat extra is not installed (pip install 'cpflow[sat]')")
 

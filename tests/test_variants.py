@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import VARIANTS, needs_variants, variant_levels
-from cpflow.errors import PuzzleFormatError
 from cpflow.board.formats import load_with_solutions, parse, parse_solution, picture
 from cpflow.board.grid import Puzzle, Rules, Solution, lattice
 from cpflow.board.verify import violations
 from cpflow.cli import app
 from cpflow.engines.registry import DEFAULT, available, count, solve
 from cpflow.engines.result import Status
+from cpflow.errors import PuzzleFormatError
 from cpflow.workflows.unique import Verdict, uniqueness
 
 runner = CliRunner()

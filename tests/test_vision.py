@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, ROOT, board
-from cpflow.errors import NotAnImage, ScreenshotUnreadable
 from cpflow.board.formats import load, load_solution, parse, picture
 from cpflow.board.grid import Puzzle
 from cpflow.cli import app
+from cpflow.errors import NotAnImage, ScreenshotUnreadable
 
 pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
 
