@@ -8,11 +8,10 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from cpflow.cli.group import app, failures
 from cpflow.cli.options import (
@@ -35,6 +34,9 @@ from cpflow.cli.writers import stderr
 from cpflow.errors import CpflowError, PuzzleFormatError
 from cpflow.workflows.compare import FIELDS, Run, summary
 from cpflow.workflows.items import Failed
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 @app.command()
@@ -194,6 +196,8 @@ def show_engines(fmt: str) -> int:
 
 def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
     """Puzzles down, contenders across: median seconds and the ratio to the puzzle's fastest; totals below."""
+    from rich.table import Table
+
     table = Table(title="seconds per puzzle (build + solve; x: times the fastest)", show_footer=True)
     totals = summary(runs, names)
     footer = ["total\n  building\n  solving\nmedian\nworst", "", ""]

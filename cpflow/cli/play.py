@@ -19,11 +19,10 @@ from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
 from cpflow.cli.options import AUTO, ColourMode, ColourOption, InputOption, OutputFormat, OutputOption, TimeLimit
 from cpflow.cli.writers import Writer, writer
-from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNKNOWN, Hint, chain, grade
 from cpflow.errors import PuzzleFormatError
 from cpflow.workflows.inputs import STDIN, load_all
 
-EXIT = {STEP: 0, SOLVED: 0, MISTAKE: 1, UNKNOWN: 3}  # any other status (unsolvable): 1
+EXIT = {"step": 0, "solved": 0, "mistake": 1, "unknown": 3}  # by hint status (deduce.hints); unsolvable: 1
 
 
 @app.command()
@@ -81,6 +80,8 @@ def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
 def show_hints(play: Puzzle, every: bool, shown: Writer, time_limit: float | None) -> int:
     """Print the next hint (with `every`, the whole chain and its grade); the exit code of the first
     hint (of the last, with `every`)."""
+    from cpflow.deduce.hints import Hint, chain, grade  # imported by this command alone (start-up time)
+
     given: list[Hint] = []
     for found in chain(play, time_limit):
         given.append(found)

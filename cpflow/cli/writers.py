@@ -18,17 +18,20 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
-from cpflow.deduce.hints import MISTAKE, STEP, UNKNOWN, Grade, Hint
 from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import PuzzleFormatError
 from cpflow.workflows import records
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.unique import Count, Uniqueness, Verdict
+
+if TYPE_CHECKING:  # hints are imported only by the command that gives them (start-up time)
+    from cpflow.deduce.hints import Grade, Hint
 
 
 def console_for(colour: str = "auto") -> Console:
@@ -140,6 +143,7 @@ class Text(Writer):
 
     def hinted(self, found: Hint, number: int | None = None) -> None:
         from cpflow.deduce import sentences
+        from cpflow.deduce.hints import MISTAKE, STEP, UNKNOWN
 
         step, head = found.step, f"{number}. " if number else ""
         if step:

@@ -5,12 +5,16 @@ Cells are `[row, column]` lists; a bridge cell stands in both paths that cross i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cpflow.board.formats import rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
-from cpflow.deduce.hints import Grade, Hint
 from cpflow.engines.result import SolveResult
-from cpflow.engines.why import Why
 from cpflow.workflows.unique import Count, Uniqueness
+
+if TYPE_CHECKING:  # only hints and explanations carry these, and `cpflow solve` need not import them
+    from cpflow.deduce.hints import Grade, Hint
+    from cpflow.engines.why import Why
 
 
 def solved(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
