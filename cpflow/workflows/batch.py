@@ -78,13 +78,15 @@ def _on_processes(
             busy = [worker for worker in workers if worker.number is not None]
             multiprocessing.connection.wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
             for k, worker in enumerate(workers):
-                # Asked once: a process that died between two looks would be replaced with its item
-                # neither answered nor failed, and the batch would wait for it forever.
+                # A worker is replaced only once it holds no item, so none is lost: a process that died
+                # between two looks is answered (Failed) first, at the next round if not at this one.
+                # And one that was dying at the look (alive, its pipe at EOF) is replaced too, once
+                # answered: given another item, it failed that item as well (EPIPE, or a second death).
                 alive = worker.process.is_alive()
                 if worker.number is not None and (worker.connection.poll() or not alive):
                     number, answer = worker.answer(items)
                     answers[number] = answer
-                if not alive:
+                if worker.number is None and not worker.process.is_alive():
                     worker.end()
                     with _interrupts_held():
                         workers[k] = _Worker(work, setup)
