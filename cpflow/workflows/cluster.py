@@ -33,7 +33,7 @@ RETRIES = 2  # a task that raised (a lost connection, say) is run again this man
 CONNECT_SECONDS = 10  # to reach a scheduler
 WORKERS_SECONDS = 20  # for a first worker to join a scheduler that has none
 GONE_SECONDS = 10  # with no worker left this long while answers are awaited, the batch is given up
-LOOK_SECONDS = 1  # between looks at the workers while an answer is awaited
+LOOK_SECONDS = 0.5  # between looks at the workers (and for an interrupt) while an answer is awaited
 # One thread per worker process (generation is Python, held by the GIL); no dashboard; the scheduler's
 # health page on a free local port rather than 8787, which another cluster may hold.
 LOCAL_CLUSTER = {
@@ -100,12 +100,14 @@ def _answer(client, future, item, address: str, interrupted: threading.Event):
 
 @contextmanager
 def interrupts_noted() -> Iterator[threading.Event]:
-    """An event set on Ctrl-C or SIGTERM (which still raise KeyboardInterrupt) while the batch runs.
+    """An event set on Ctrl-C or SIGTERM while the batch runs; the wait for answers raises
+    KeyboardInterrupt when it sees it (within LOOK_SECONDS).
 
-    Python runs a signal's handler wherever the main thread is, and Dask's futures are often
-    being finalized there: a KeyboardInterrupt raised in a `__del__` is printed and dropped
-    ("Exception ignored in: Future.__del__"), the batch then waited on workers the interrupt
-    had killed and ended 10 s later in a wrong error (seen under load). The event outlives it.
+    The handler raises nothing itself: Python runs a signal's handler wherever the main thread
+    is, and Dask's futures are often being finalized there. A KeyboardInterrupt raised in a
+    `__del__` is printed with its traceback and dropped ("Exception ignored in:
+    Future.__del__"); the batch then waited on workers the interrupt had killed and ended
+    10 s later in a wrong error (seen under load).
     """
     noted = threading.Event()
     if threading.current_thread() is not threading.main_thread():
@@ -114,7 +116,6 @@ def interrupts_noted() -> Iterator[threading.Event]:
 
     def note(signum, frame):
         noted.set()
-        raise KeyboardInterrupt
 
     before = {signum: signal.signal(signum, note) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -122,6 +123,8 @@ def interrupts_noted() -> Iterator[threading.Event]:
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
+    if noted.is_set():  # came after the last answer was awaited: the batch still ends as interrupted
+        raise KeyboardInterrupt
 
 
 @contextmanager
