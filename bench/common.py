@@ -21,6 +21,14 @@ def puzzles(folder: str) -> list[Path]:
     return [p for p in sorted(directory.glob("*.txt")) if not p.name.endswith(".sol.txt")]
 
 
+def boards(folder: str) -> list:
+    """The first puzzle of each file of a shared set, its level files included."""
+    from cpflow.board.formats import load
+
+    paths = puzzles(folder) + sorted((SHARED / folder).glob("*.level"))
+    return [puzzle for path in paths for puzzle in load(path)[:1]]
+
+
 def time_puzzles(paths: list[Path], progress: bool = False, **options) -> list[dict]:
     """One row per puzzle: size, colours, build/solve/total seconds, status (printed as it goes if asked)."""
     from cpflow.board.formats import load

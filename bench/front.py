@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from common import SHARED, puzzles
+from common import boards
 
 
 def main() -> None:
@@ -22,32 +22,29 @@ def main() -> None:
     parser.add_argument("--engines", default=None, help="default: every engine installed")
     parser.add_argument("--time-limit", type=float, default=60.0)
     args = parser.parse_args()
-    from cpflow.board.formats import load
     from cpflow.engines import registry
 
     engines = args.engines.split(",") if args.engines else registry.available()
     for name in engines:
         registry.warm(name)
-    print("| set | engine | declared | alone s | unknown | after the front end s | unknown | answered by it | x |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| set | engine | alone s | unknown | after the front end s | unknown | answered by it | x |")
+    print("|---|---|---|---|---|---|---|---|")
     for folder in args.sets.split(","):
-        paths = puzzles(folder) + sorted((SHARED / folder).glob("*.level"))
-        boards = [puzzle for path in paths for puzzle in load(path)[:1]]
+        found = boards(folder)
         for engine in engines:
-            runs = {forced: run(registry, boards, engine, forced, args.time_limit) for forced in (False, True)}
+            runs = {forced: run(registry, found, engine, forced, args.time_limit) for forced in (False, True)}
             (alone, lost_alone, _), (fronted, lost, by_front) = runs[False], runs[True]
-            declared = "front end" if registry.entry_of(engine).front else "alone"
             print(
-                f"| {folder} ({len(boards)}) | {engine} | {declared} | {alone:.2f} | {lost_alone} | {fronted:.2f} | "
+                f"| {folder} ({len(found)}) | {engine} | {alone:.2f} | {lost_alone} | {fronted:.2f} | "
                 f"{lost} | {by_front} | {alone / fronted:.1f} |",
                 flush=True,
             )
 
 
-def run(registry, boards, engine: str, forced: bool, time_limit: float) -> tuple[float, int, int]:
+def run(registry, puzzles, engine: str, forced: bool, time_limit: float) -> tuple[float, int, int]:
     """Total seconds, boards left unknown, boards the front end answered alone."""
     total, unknown, by_front = 0.0, 0, 0
-    for puzzle in boards:
+    for puzzle in puzzles:
         began = time.perf_counter()
         result = registry.solve(puzzle, engine, time_limit=time_limit, forced=forced)
         total += time.perf_counter() - began

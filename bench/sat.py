@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from common import SHARED, puzzles
+from common import boards
 
 CONTENDERS = "cpsat,cpsat:alone,sat,sat:alone,sat-glucose:alone,sat-minisat:alone"
 
@@ -26,7 +26,6 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--repeat", type=int, default=1, help="runs per puzzle; the median is kept")
     args = parser.parse_args()
-    from cpflow.board.formats import load
     from cpflow.engines import registry
 
     contenders = args.contenders.split(",")
@@ -35,13 +34,12 @@ def main() -> None:
     print("| set | contender | solved | unsolvable | unknown | total s | median s | worst s | rounds | cuts |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for folder in args.sets.split(","):
-        paths = puzzles(folder) + sorted((SHARED / folder).glob("*.level"))
-        boards = [puzzle for path in paths for puzzle in load(path)[:1]]
+        found = boards(folder)
         for contender in contenders:
             engine, _, mode = contender.partition(":")
             options = {"forced": False} if mode == "alone" else {}
             verdicts, seconds, rounds, cuts = [], [], 0, 0
-            for puzzle in boards:
+            for puzzle in found:
                 runs = []
                 for _ in range(args.repeat):
                     began = time.perf_counter()
@@ -51,11 +49,11 @@ def main() -> None:
                 verdicts.append(result.status.value)
                 rounds += result.stats.get("rounds", 0)
                 cuts += result.stats.get("cuts", 0)
-            worst = max(range(len(boards)), key=seconds.__getitem__)
+            worst = max(range(len(found)), key=seconds.__getitem__)
             print(
-                f"| {folder} ({len(boards)}) | {contender} | {verdicts.count('solved')} | "
+                f"| {folder} ({len(found)}) | {contender} | {verdicts.count('solved')} | "
                 f"{verdicts.count('unsolvable')} | {verdicts.count('unknown')} | {sum(seconds):.2f} | "
-                f"{statistics.median(seconds):.3f} | {seconds[worst]:.2f} ({boards[worst].name.split('/')[-1]}) | "
+                f"{statistics.median(seconds):.3f} | {seconds[worst]:.2f} ({found[worst].name.split('/')[-1]}) | "
                 f"{rounds if engine.startswith('sat') else '-'} | {cuts if engine.startswith('sat') else '-'} |",
                 flush=True,
             )

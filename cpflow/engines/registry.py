@@ -318,16 +318,15 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, *, forced: bool | None = None, 
     deadline = Deadline(options.pop("time_limit", None), began)
     try:
         settled = front.settle_first(puzzle, options.get("exclude", ()), deadline) if entry.fronted(forced) else None
-    except OutOfTime:
-        settled = SolveResult(
-            Status.UNKNOWN, None, 0.0, 0.0, engine, {"stopped": "building"}
-        )  # the front end is part of building
+    except OutOfTime:  # the front end is part of building
+        settled = SolveResult(Status.UNKNOWN, None, 0.0, 0.0, engine, {"stopped": "building"})
     if isinstance(settled, SolveResult):
         result = settled
     else:
         root = settled.root if settled else None
         result = entry.backend().solve(puzzle, root=root, time_limit=deadline.left(), **entry.options, **options)
-        result = _after_front(result, time.perf_counter() - began - result.seconds)
+        if settled:
+            result = _after_front(result, time.perf_counter() - began - result.seconds)
     if result.solution is not None:
         _verified(puzzle, result.solution, engine)
     return replace(result, engine=engine)
@@ -335,8 +334,6 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, *, forced: bool | None = None, 
 
 def _after_front(result: SolveResult, front_seconds: float) -> SolveResult:
     """The engine's result with the front end's seconds counted in (as building)."""
-    if front_seconds < 0.0005:
-        return result
     return replace(
         result,
         seconds=result.seconds + front_seconds,
