@@ -11,6 +11,7 @@ the game's own levels. A table row per (source, size):
 
 python bench/quality.py [--generate 9x9,12x12,14x14] [--count 30] [--seed 2026]
                         [--game FILE...] [--other FILE...] [--sizes 9x9,12x12,14x14] [--touch]
+                        [--touch-proof]
 
 --game and --other take puzzle files that carry their solutions (the game's level packs,
 e.g. nubango/FlowFree's Assets/Levels/levelpack_9.txt, _16 and _21: 150 levels each at
@@ -39,6 +40,7 @@ def main() -> None:
     parser.add_argument("--other", nargs="*", default=[], help="another generator's puzzles")
     parser.add_argument("--sizes", default="9x9,12x12,14x14", help="sizes kept from --game and --other")
     parser.add_argument("--touch", action="store_true", help="also prove each unique under --allow-touch")
+    parser.add_argument("--touch-proof", action="store_true", help="generate with --touch-proof")
     args = parser.parse_args()
     sizes = set(args.sizes.split(","))
     groups: dict[tuple[str, str], list[tuple[Puzzle, Solution]]] = defaultdict(list)
@@ -48,7 +50,8 @@ def main() -> None:
             if size in sizes:
                 groups[source, size].append((puzzle, solution))
     for size in filter(None, args.generate.split(",")):
-        groups["cpflow", size] = generated(size, args.count, args.seed)
+        source = "cpflow --touch-proof" if args.touch_proof else "cpflow"
+        groups[source, size] = generated(size, args.count, args.seed, args.touch_proof)
     header = "| source | size | puzzles | links | short | colours/cell | length | bends | simple |"
     print(header + " touch-unique |" * args.touch)
     print("|---" * (9 + args.touch) + "|")
@@ -76,11 +79,13 @@ def solved_files(files: list[str]) -> list[tuple[Puzzle, Solution]]:
     return found
 
 
-def generated(size: str, count: int, seed: int) -> list[tuple[Puzzle, Solution]]:
-    from cpflow.workflows.generate import default_colours, generate_many, plain, size_of
+def generated(size: str, count: int, seed: int, touch_proof: bool) -> list[tuple[Puzzle, Solution]]:
+    from cpflow.workflows.generate import Order, default_colours, generate_many, plain, size_of
 
     width, height = size_of(size)
-    made = generate_many(plain(width, height), default_colours(width, height), count, seed)
+    made = generate_many(
+        Order(plain(width, height), default_colours(width, height), touch_proof=touch_proof), count, seed
+    )
     return [(one.puzzle, one.solution) for one in made]
 
 

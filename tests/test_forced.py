@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from brute import brute_solutions
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_variants import tiny_boards
 
 from conftest import PUZZLES, board, project_puzzles
 from cpflow.board.formats import load, parse_solution
-from cpflow.board.grid import differ
+from cpflow.board.grid import Rules, differ
 from cpflow.board.verify import violations
 from cpflow.deduce.rules import IN, NONE, Contradiction, Graph, dead_turns
 from cpflow.deduce.search import Exhausted, solutions
@@ -32,8 +34,9 @@ def steps(solution) -> set:
 
 
 @TINY
-@given(puzzle=tiny_boards())
-def test_what_settles_holds_in_every_solution(puzzle):
+@given(puzzle=tiny_boards(), touch=st.booleans())
+def test_what_settles_holds_in_every_solution(puzzle, touch):
+    puzzle = replace(puzzle, rules=Rules(touch=touch))  # paths may touch themselves: the rules that still hold
     known = list(brute_solutions(puzzle))
     g = Graph(puzzle)
     root = g.start()
@@ -56,16 +59,18 @@ def test_what_settles_holds_in_every_solution(puzzle):
 
 
 @TINY
-@given(puzzle=tiny_boards())
-def test_the_search_finds_each_solution_once(puzzle):
-    expected = {colouring(s) for s in brute_solutions(puzzle)}
+@given(puzzle=tiny_boards(), touch=st.booleans())
+def test_the_search_finds_each_solution_once(puzzle, touch):
+    puzzle = replace(puzzle, rules=Rules(touch=touch))
+    key = (lambda s: frozenset(steps(s))) if touch else colouring  # under touch, paths can differ in one colouring
+    expected = {key(s) for s in brute_solutions(puzzle)}
     try:
         found = list(solutions(puzzle, budget=10**6))
     except Contradiction:
         found = []
     assert all(violations(puzzle, s) == [] for s in found)
-    assert len(found) == len({colouring(s) for s in found})
-    assert {colouring(s) for s in found} == expected
+    assert len(found) == len({key(s) for s in found})
+    assert {key(s) for s in found} == expected
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])

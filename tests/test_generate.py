@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -10,13 +11,17 @@ from typer.testing import CliRunner
 from conftest import PUZZLES
 from cpflow.board.formats import load, load_solution, picture
 from cpflow.board.formats import parse as load_text
+from cpflow.board.grid import Rules
 from cpflow.board.verify import violations
 from cpflow.cli import app
 from cpflow.errors import GenerationFailed
 from cpflow.workflows.generate import (
+    SHORTEST,
+    Order,
     colour_range,
     cover,
     default_colours,
+    generate,
     generate_many,
     generate_one,
     make_unique,
@@ -33,16 +38,16 @@ def run(*args):
 
 
 def test_the_same_seed_makes_the_same_puzzles_and_another_seed_others():
-    first = [picture(g.puzzle, g.solution) for g in generate_many(plain(7, 6), (5, 7), 3, seed=11)]
-    again = [picture(g.puzzle, g.solution) for g in generate_many(plain(7, 6), (5, 7), 3, seed=11)]
-    other = [picture(g.puzzle, g.solution) for g in generate_many(plain(7, 6), (5, 7), 3, seed=12)]
+    first = [picture(g.puzzle, g.solution) for g in generate_many(Order(plain(7, 6), (5, 7)), 3, seed=11)]
+    again = [picture(g.puzzle, g.solution) for g in generate_many(Order(plain(7, 6), (5, 7)), 3, seed=11)]
+    other = [picture(g.puzzle, g.solution) for g in generate_many(Order(plain(7, 6), (5, 7)), 3, seed=12)]
     assert first == again
     assert first != other
 
 
 @pytest.mark.parametrize(("width", "height", "colours"), [(5, 5, (3, 5)), (8, 5, (4, 7)), (9, 9, (6, 10))])
 def test_generated_puzzles_are_unique_with_their_solution_in_range(width, height, colours):
-    for made in generate_many(plain(width, height), colours, 2, seed=width * height):
+    for made in generate_many(Order(plain(width, height), colours), 2, seed=width * height):
         puzzle = made.puzzle
         assert (puzzle.width, puzzle.height) == (width, height)
         assert colours[0] <= len(puzzle.colours) <= colours[1]
@@ -58,7 +63,7 @@ def test_a_cover_with_two_solutions_is_repaired_by_splitting_a_path():
         ((0, 3), (0, 2), (0, 1), (1, 1)),
         ((2, 1), (2, 2)),
     ]
-    puzzle, solution, repairs = make_unique(plain(4, 4), paths, 6, Random(1), time_limit=10)
+    puzzle, solution, repairs = make_unique(Order(plain(4, 4), (3, 6), time_limit=10), plain(4, 4), paths, Random(1))
     assert repairs >= 1 and len(puzzle.colours) == 3 + repairs
     assert violations(puzzle, solution) == []
     assert uniqueness(puzzle).verdict is Verdict.UNIQUE
@@ -74,7 +79,7 @@ def test_size_and_colour_options_are_read_or_refused():
     for bad in ("7", "0x9", "1x3", "axb"):
         with pytest.raises(ValueError):
             size_of(bad)
-    for bad in ("0", "5-4", "x", "25"):
+    for bad in ("0", "5-4", "x", "17"):
         with pytest.raises(ValueError):
             colour_range(bad, 49)
 
@@ -115,14 +120,14 @@ def test_the_collection_in_puzzles_is_what_its_documented_command_makes():
     # README: the gen_* puzzles were made by `cpflow generate --size WxH --count N --seed 2026`.
     for size, count in (("5x5", 10), ("12x8", 3)):
         width, height = size_of(size)
-        made = generate_many(plain(width, height), default_colours(width, height), count, seed=2026)
+        made = generate_many(Order(plain(width, height), default_colours(width, height)), count, seed=2026)
         for number, puzzle in enumerate(made, 1):
             assert (PUZZLES / f"gen_{size}_{number:02d}.txt").read_text() == picture(puzzle.puzzle)
 
 
 def test_a_board_of_a_pack_depends_on_the_seed_and_its_number_only():
-    pack = [picture(g.puzzle) for g in generate_many(plain(7, 6), (5, 7), 4, seed=11)]
-    alone = [picture(generate_one(number, plain(7, 6), (5, 7), seed=11).puzzle) for number in (4, 2)]
+    pack = [picture(g.puzzle) for g in generate_many(Order(plain(7, 6), (5, 7)), 4, seed=11)]
+    alone = [picture(generate_one(number, Order(plain(7, 6), (5, 7)), seed=11).puzzle) for number in (4, 2)]
     assert alone == [pack[3], pack[1]] and len(set(pack)) == 4
 
 
@@ -130,7 +135,7 @@ def test_a_board_of_a_pack_depends_on_the_seed_and_its_number_only():
     ("shape", "holes", "walls"), [("square", 6, 0), ("square", 0, 6), ("square", 4, 4), ("hex", 0, 0), ("hex", 3, 3)]
 )
 def test_boards_with_holes_walls_and_hexagons_are_generated_unique(shape, holes, walls):
-    for made in generate_many(plain(7, 6, shape), (4, 9), 2, seed=5, holes=holes, walls=walls):
+    for made in generate_many(Order(plain(7, 6, shape), (4, 9), holes, walls), 2, seed=5):
         puzzle = made.puzzle
         assert (len(puzzle.holes()), len(puzzle.walls()), puzzle.shape) == (holes, walls, shape)
         assert violations(puzzle, made.solution) == []
@@ -162,9 +167,41 @@ def test_generate_refuses_sizes_the_readers_refuse_and_folders_it_cannot_write(t
 
 def test_advice_on_what_cannot_be_made_is_true_when_followed():
     too_many = CliRunner().invoke(app, ["generate", "--size", "5x5", "--holes", "30", "--seed", "1"])
-    assert too_many.exit_code == 2 and "at most 21" in too_many.stderr
-    assert CliRunner().invoke(app, ["generate", "--size", "5x5", "--holes", "21", "--seed", "1"]).exit_code == 0
-    few = CliRunner().invoke(app, ["generate", "--size", "10x10", "--colours", "2", "--seed", "1"])
+    assert too_many.exit_code == 2 and "at most 19" in too_many.stderr
+    assert CliRunner().invoke(app, ["generate", "--size", "5x5", "--holes", "19", "--seed", "1"]).exit_code == 0
+    few = CliRunner().invoke(app, ["generate", "--size", "10x10", "--colours", "1", "--seed", "1"])
     assert few.exit_code == 1 and "allow more colours, e.g. --colours " in few.stderr
     advised = few.stderr.split("--colours ")[-1].split()[0]
     assert CliRunner().invoke(app, ["generate", "--size", "10x10", "--colours", advised, "--seed", "1"]).exit_code == 0
+
+
+@pytest.mark.parametrize(("width", "height"), [(9, 9), (12, 12)])
+def test_generated_paths_are_never_two_endpoints_side_by_side_nor_short(width, height):
+    made = list(generate_many(Order(plain(width, height), default_colours(width, height)), 6, seed=width))
+    lengths = [len(path) for one in made for path in one.solution.paths.values()]
+    assert min(lengths) >= SHORTEST
+    assert sum(length <= 3 for length in lengths) <= 0.1 * len(lengths)
+
+
+def test_a_touch_proof_puzzle_is_unique_also_when_paths_may_touch_themselves():
+    order = Order(plain(8, 8), default_colours(8, 8), touch_proof=True)
+    for made in generate_many(order, 3, seed=3):
+        assert violations(made.puzzle, made.solution) == []
+        for rules in (Rules(), Rules(touch=True)):
+            found = uniqueness(replace(made.puzzle, rules=rules))
+            assert found.verdict is Verdict.UNIQUE and found.solutions == (made.solution,)
+
+
+@pytest.mark.parametrize("grade", ["easy", "medium"])
+def test_generate_makes_puzzles_of_the_grade_asked_as_their_hint_chain_grades_them(grade):
+    from cpflow.deduce.hints import graded
+
+    for made in generate_many(Order(plain(9, 9), default_colours(9, 9), grade=grade), 2, seed=4):
+        summary = graded(made.puzzle)
+        assert summary.grade == grade
+        assert (summary.what_ifs == 0) == (grade == "easy")
+
+
+def test_a_grade_that_cannot_be_made_fails_clearly():
+    with pytest.raises(GenerationFailed, match="of grade hard"):
+        generate(Order(plain(4, 4), (2, 4), grade="hard"), plain(4, 4), Random(0), tries=5)

@@ -16,6 +16,7 @@ from cpflow.board.grid import cell_of
 from cpflow.deduce import hints as hinting
 from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNSOLVABLE, chain, grade, hint
 from cpflow.deduce.steps import KINDS, Step
+from cpflow.engines.result import Status
 from cpflow.errors import InvalidSolution
 
 SMALL = sorted(p for p in PUZZLES.glob("gen_1[024]x*.txt") if not p.name.endswith(".solution.txt"))
@@ -119,13 +120,19 @@ def test_a_step_the_solution_does_not_extend_is_caught(monkeypatch):
         hint(puzzle)
 
 
-def test_the_grade_counts_every_step_by_kind():
-    found = list(chain(load(PUZZLES / "gen_10x10_01.txt")[0]))
+@pytest.mark.parametrize("path", SMALL[:6], ids=lambda p: p.name)
+def test_the_grade_counts_every_step_by_kind_and_names_the_deepest_reasoning(path):
+    found = list(chain(load(path)[0]))
     summary = grade(found)
-    assert summary.steps == len(found) - 1
+    assert summary.steps == len(found) - 1 and summary.end == SOLVED
     assert set(summary.kinds) == set(KINDS)
-    hardest = max(KINDS.index(h.step.kind) for h in found if h.step)
-    assert summary.grade == hinting.GRADES[KINDS[hardest]]
+    steps = [h.step for h in found if h.step]
+    assert summary.what_ifs == sum(step.kind == "what if" for step in steps)
+    assert summary.depth == max((step.depth for step in steps), default=0)
+    deep = "hard" if summary.depth >= 2 else "medium" if summary.what_ifs else "easy"
+    expected = "expert" if summary.guesses else deep
+    assert summary.grade == expected
+    assert all((step.depth > 0) == (step.kind == "what if") for step in steps)
 
 
 def test_cli_json_step_has_the_documented_fields_and_its_play_extends_to_the_solution():
@@ -146,8 +153,13 @@ def test_cli_all_prints_one_object_a_line_then_the_summary(tmp_path):
     done = cpflow("hint", str(path), "--all", "-f", "json")
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
-    assert lines[-1]["status"] == "summary" and lines[-2]["status"] == "solved"
-    assert lines[-1]["steps"] == len(lines) - 2 == sum(lines[-1]["rules"].values())
+    summary = lines[-1]
+    assert summary["status"] == "summary" and lines[-2]["status"] == "solved"
+    assert sum(summary["steps"].values()) == len(lines) - 2
+    assert summary["steps"] == {kind: sum(line.get("rule") == kind for line in lines) for kind in KINDS}
+    assert summary["what_if"] == summary["steps"]["what if"] and summary["guesses"] == summary["steps"]["guess"]
+    assert summary["grade"] in ("easy", "medium", "hard", "expert")
+    assert summary["depth"] == max((line.get("depth", 0) for line in lines), default=0)
 
 
 def test_cli_reads_the_play_from_stdin_and_says_a_mistake_with_exit_1():
@@ -179,3 +191,51 @@ def test_cli_bad_play_is_one_line_and_exit_2(tmp_path):
     done = cpflow("hint", str(PUZZLES / "gen_10x10_01.txt"), "--play", str(bad))
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and str(bad) in done.stderr
+
+
+@pytest.fixture(scope="module")
+def hard_puzzle():
+    """A puzzle whose chain needs a what if of depth 2 (made to order, so none is stored)."""
+    from cpflow.workflows.generate import Order, generate_many, plain
+
+    (made,) = generate_many(Order(plain(12, 12), (7, 9), grade="hard"), 1, seed=3)
+    return made.puzzle, made.solution
+
+
+def test_a_what_if_of_depth_2_is_sound_every_alternative_it_rules_out_has_no_solution(hard_puzzle):
+    from cpflow.engines.registry import solve
+
+    puzzle, solution = hard_puzzle
+    found = assert_chain_reaches(puzzle, solution)
+    deep = [h for h in found if h.step and h.step.depth == 2]
+    assert deep, "the puzzle made to grade hard needs a what if of depth 2"
+    for step_hint in deep:
+        index = found.index(step_hint)
+        play, step = found[index - 1].play if index else puzzle, step_hint.step
+        assert "what ifs inside it" in step_hint.reason
+        for assumption in step.assumptions:
+            if step.origin is None:  # a cell's other colour, assumed
+                tried = replace(play, drawn={**play.drawn, step.cells[0]: assumption.colour})
+                assert solve(tried).status is Status.UNSOLVABLE
+
+
+def test_cli_grade_prints_a_line_per_puzzle_and_json_records(tmp_path, hard_puzzle):
+    from cpflow.board.formats import picture
+
+    hard = tmp_path / "hard.txt"
+    hard.write_text(picture(hard_puzzle[0]))
+    done = cpflow("grade", str(PUZZLES / "gen_5x5_01.txt"), str(hard))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and lines[1].startswith(f"{hard}: hard (") and "depth 2" in lines[1]
+    records = [json.loads(line) for line in cpflow("grade", "-f", "json", str(hard)).stdout.splitlines()]
+    assert records[0]["grade"] == "hard" and records[0]["depth"] == 2 and records[0]["what_if"] >= 1
+    unsolvable = cpflow("grade", "-q", str(PUZZLES / "unsolvable_6x6.txt"))
+    assert unsolvable.returncode == 1 and unsolvable.stdout.split()[1] == "unsolvable"
+    assert cpflow("grade", str(tmp_path / "missing.txt")).returncode == 2
+
+
+def test_the_grades_the_command_line_offers_are_the_grades_hints_give():
+    from cpflow.cli.options import GradeName
+
+    assert [grade.value for grade in GradeName] == list(hinting.GRADES)

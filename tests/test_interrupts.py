@@ -237,8 +237,8 @@ def test_cbc_dies_with_a_killed_cpflow_and_the_next_run_sweeps_its_files(tmp_pat
         process.wait(timeout=HANG_GUARD)
     assert until(lambda: not solvers_in(scratch), GONE_GUARD), f"outlived cpflow: {solvers_in(scratch)}"
     assert leftovers(scratch)  # a process killed outright cannot tidy up ...
-    # --allow-touch: forced moves do not apply, so CBC runs and needs the temp folder
-    command = [sys.executable, "-m", "cpflow", "solve", "--engine", "ilp-cbc", "--allow-touch", str(QUICK)]
+    # --allow-blanks: forced moves do not apply, so CBC runs and needs the temp folder
+    command = [sys.executable, "-m", "cpflow", "solve", "--engine", "ilp-cbc", "--allow-blanks", str(QUICK)]
     done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "TMPDIR": str(scratch)})
     assert done.returncode == 0
     assert leftovers(scratch) == []  # ... the next run that needs the temp folder does

@@ -23,6 +23,7 @@ from conftest import PUZZLES, ROOT, project_puzzles
 from cpflow.board.formats import parse, parse_solution
 from cpflow.board.verify import violations
 from cpflow.cli import app as cli
+from cpflow.workflows.unique import Verdict, uniqueness
 
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[test]'")
 from fastapi.testclient import TestClient  # noqa: E402
@@ -118,6 +119,20 @@ def test_unique_answers_unique_and_not_unique_with_both_solutions(client, tmp_pa
     assert client.post("/api/unique", json={"puzzle": UNSOLVABLE}).json()["verdict"] == "unsolvable"
 
 
+def test_fix_answers_the_cli_record_and_the_fixed_board(client, tmp_path):
+    fixed = client.post("/api/fix", json={"puzzle": TWO_SOLUTIONS}).json()
+    assert fixed["status"] == "fixed" and fixed["edit"]["kind"] in ("wall", "move", "pair")
+    assert without(fixed, "file", "seconds", "board") == without(
+        cli_record(tmp_path, "fix", TWO_SOLUTIONS), "file", "seconds"
+    )
+    again = parse(fixed["puzzle"])[0]
+    assert uniqueness(again).verdict is Verdict.UNIQUE
+    assert set(fixed["board"]["endpoints"]) == set(again.colours)
+    assert client.post("/api/fix", json={"puzzle": STARTER}).json()["status"] == "unique"
+    assert client.post("/api/fix", json={"puzzle": UNSOLVABLE}).json()["status"] == "unsolvable"
+    assert client.post("/api/fix", json={"puzzle": "R.\n.Q\n"}).status_code == 400
+
+
 def test_count_answers_exact_and_capped_counts(client, tmp_path):
     exact = client.post("/api/count", json={"puzzle": TWO_SOLUTIONS}).json()
     assert without(exact, "file", "seconds") == without(cli_record(tmp_path, "count", TWO_SOLUTIONS), "file", "seconds")
@@ -160,7 +175,7 @@ def test_generate_hex_boards_with_holes_and_colours(client):
     ("ask", "status", "message"),
     [
         ({"size": "7y7"}, 400, "size: '7y7' is not a size like 7x7 (4 cells at least)"),
-        ({"size": "5x5", "colours": "20"}, 400, "colours: 20 colours need 40 endpoints"),
+        ({"size": "5x5", "colours": "20"}, 400, "colours: 20 colours need 60 cells"),
         ({"size": "4x4", "colours": "1"}, 422, "cpflow: found no cover of a 4x4 board"),
         ({"size": "60x60"}, 413, "cpflow: board of 60x60 is over this server's limit"),
         ({"size": "5x5", "shape": "triangle"}, 422, "shape: Input should be 'square' or 'hex'"),
@@ -832,7 +847,8 @@ def test_hint_all_reaches_the_solution_and_grades_it(client):
     puzzle = parse(STARTER)[0]
     final = answer["hints"][-1]["play"]
     assert violations(puzzle, parse_solution(puzzle, "\n".join(final) + "\n")) == []
-    assert answer["summary"]["steps"] == len(answer["hints"]) - 1
+    assert sum(answer["summary"]["steps"].values()) == len(answer["hints"]) - 1
+    assert answer["summary"]["grade"] in ("easy", "medium", "hard", "expert")
 
 
 def test_hint_refuses_a_bad_play_and_other_rules_with_400(client):

@@ -28,7 +28,7 @@ from conftest import PUZZLES, ROOT
 from cpflow.board.formats import parse, parse_solution
 from cpflow.board.verify import violations
 from cpflow.pictures.palette import colours
-from cpflow.workflows.unique import uniqueness
+from cpflow.workflows.unique import Verdict, uniqueness
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install '.[test]'")
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install '.[test]'")
@@ -166,6 +166,20 @@ def test_a_not_unique_puzzle_shows_both_solutions(page):
     assert box["width"] > 1.8 * box["height"]  # two boards side by side
 
 
+def test_fix_loads_a_unique_puzzle_made_by_one_edit(page):
+    page.click("#load summary")
+    page.fill("#text", TWO_SOLUTIONS)
+    page.click("#read")
+    page.wait_for_function("() => document.querySelectorAll('#editor .e-dot').length === 6")
+    page.click("#fix")
+    page.wait_for_function("() => document.querySelector('#status').innerText.startsWith('Fixed')")
+    assert "Now exactly one solution" in page.inner_text("#status")
+    fixed = parse(puzzle_in_address(page))[0]
+    assert uniqueness(fixed).verdict is Verdict.UNIQUE and len(fixed.colours) >= 3
+    page.click("#fix")
+    page.wait_for_function("() => document.querySelector('#status').innerText.startsWith('Already unique')")
+
+
 BAD_FILES = ["classic_colour_once.txt", "invalid_utf8_truncated_sequence.txt", "utf16_bom.txt", "nul_bytes.txt"]
 
 
@@ -210,6 +224,7 @@ def test_the_keyboard_places_and_removes_endpoints(page):
     for _ in range(4):
         page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
+    page.wait_for_function("() => decodeURIComponent(location.hash).startsWith('#puzzle=R...R')")  # under load, later
     assert puzzle_in_address(page).splitlines()[0] == "R...R"
     page.keyboard.press("Delete")
     assert page.locator("#editor .e-dot").count() == 1

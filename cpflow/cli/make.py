@@ -1,7 +1,9 @@
-"""`cpflow generate`: make puzzles with a proven unique solution, and print or write each with it.
+"""The designer's commands: `cpflow generate` makes puzzles with a proven unique solution and
+prints or writes each with it; `cpflow fix` makes a puzzle with several solutions unique.
 
-Exit codes: 0 all made; 1 the generator gave up (GenerationFailed); 2 bad usage, or an
---out that holds a file it would overwrite.
+Exit codes of generate: 0 all made; 1 the generator gave up (GenerationFailed); 2 bad
+usage, or an --out that holds a file it would overwrite. Of fix: 0 unique (fixed, or
+already); 1 no single edit fixes it, or no solution; 3 a time limit came first; 2 bad input.
 """
 
 from __future__ import annotations
@@ -14,10 +16,25 @@ import typer
 
 from cpflow.board.formats import picture
 from cpflow.cli.group import app, failures, option
-from cpflow.cli.options import SQUARE, Cluster, PngDir, Shape, SvgDir, positive
+from cpflow.cli.options import (
+    AUTO,
+    SQUARE,
+    Cluster,
+    ColourMode,
+    ColourOption,
+    GradeName,
+    InputOption,
+    OutputFormat,
+    OutputOption,
+    PngDir,
+    Shape,
+    SvgDir,
+    TimeLimit,
+    positive,
+)
 from cpflow.cli.progress import with_progress
 from cpflow.cli.reading import where
-from cpflow.cli.writers import Pictures, stderr, writable
+from cpflow.cli.writers import Pictures, stderr, writable, writer
 from cpflow.errors import PuzzleFormatError
 from cpflow.workflows.inputs import Entry
 
@@ -49,10 +66,24 @@ def generate(
         ),
     ] = 60,
     shape: Annotated[Shape, typer.Option(help="square, or hex (hexagonal cells).")] = SQUARE,
+    touch_proof: Annotated[
+        bool,
+        typer.Option(
+            "--touch-proof", help="Make each puzzle unique also when paths may touch themselves (--allow-touch)."
+        ),
+    ] = False,
     holes: Annotated[int, typer.Option(metavar="N", help="Cells taken out of each board at random.", min=0)] = 0,
     walls: Annotated[
         int, typer.Option(metavar="N", help="Walls put between cells of each board at random.", min=0)
     ] = 0,
+    grade: Annotated[
+        GradeName | None,
+        typer.Option(
+            help="Only puzzles of this grade, as `cpflow grade` gives it: easy (the rules alone), medium "
+            "(what ifs of depth 1), hard (deeper what ifs), expert (a guess). Harder ones are rarer: try "
+            "bigger boards or fewer colours."
+        ),
+    ] = None,
     svg: SvgDir = None,
     png: PngDir = None,
     jobs: Annotated[
@@ -74,7 +105,22 @@ def generate(
         wanted = option("--colours", colour_range, colours, width * height) if colours else None
         pictures, on = Pictures(svg, png), where(jobs, cluster)
         made = show_generated(
-            width, height, wanted, count, seed, out, prefix, force, time_limit, shape.value, holes, walls, pictures, on
+            width,
+            height,
+            wanted,
+            count,
+            seed,
+            out,
+            prefix,
+            force,
+            time_limit,
+            shape.value,
+            holes,
+            walls,
+            touch_proof,
+            grade.value if grade else None,
+            pictures,
+            on,
         )
         raise typer.Exit(made)
 
@@ -92,12 +138,14 @@ def show_generated(
     shape: str,
     holes: int,
     walls: int,
+    touch_proof: bool,
+    grade: str | None,
     pictures: Pictures,
     where=1,
 ) -> int:
     """Make the puzzles and print or write each; 0 when made (PuzzleFormatError when it would overwrite
     a file unforced, before any is made)."""
-    from cpflow.workflows.generate import default_colours, files, generate_many, name, plain, save
+    from cpflow.workflows.generate import Order, default_colours, files, generate_many, name, plain, save
 
     if out:
         writable(out)
@@ -110,7 +158,8 @@ def show_generated(
         raise PuzzleFormatError.whole(
             str(taken[0]), "file exists; use --force to overwrite it or --prefix to choose other names"
         )
-    made = generate_many(plain(width, height, shape), wanted, count, seed, time_limit, holes, walls, where)
+    order = Order(plain(width, height, shape), wanted, holes, walls, touch_proof, time_limit, grade)
+    made = generate_many(order, count, seed, where)
     for stem, one in zip(stems, with_progress(f"making {width}x{height}", made, count), strict=True):
         entry = Entry(stem, 1, one.puzzle)
         pictures.draw(entry)
@@ -123,3 +172,44 @@ def show_generated(
             print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
     stderr(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}")
     return 0
+
+
+FIX_EXIT = {"unique": 0, "fixed": 0, "not fixed": 1, "unsolvable": 1, "unknown": 3}
+
+
+@app.command()
+def fix(
+    file: Annotated[str, typer.Argument(metavar="PUZZLE", help="The puzzle file; - for standard input.")],
+    out: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Write the fixed puzzle here.", dir_okay=False)
+    ] = None,
+    index: Annotated[
+        int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
+    ] = 1,
+    format: OutputOption = OutputFormat.auto,
+    time_limit: TimeLimit = None,
+    input_format: InputOption = AUTO,
+    color: ColourOption = ColourMode.auto,
+) -> None:
+    """Make a puzzle with more than one solution unique by the smallest edit: a wall (on boards
+    with walls), one endpoint moved, or a pair of endpoints added, proven unique after it.
+
+    Prints the edit and the new puzzle with its one solution; --out writes the puzzle. Exit 0
+    when the puzzle is unique (fixed, or already), 1 when no single edit fixes it or it has no
+    solution, 3 when a time limit came first, 2 on bad input.
+    """
+    from cpflow.board.formats import picture
+    from cpflow.workflows.inputs import load_all
+    from cpflow.workflows.repair import fix as repair
+
+    with failures():
+        entries = load_all([file], input_format.value)
+        if index > len(entries):
+            raise PuzzleFormatError.whole(file, f"holds {len(entries)} puzzle(s), no puzzle {index}")
+        entry = entries[index - 1]
+        found = repair(entry.puzzle, time_limit)
+        writer(format.value, colour=color.value).fixed(entry, found)
+        if out and found.verdict == "fixed":
+            out.write_text(picture(found.puzzle))
+            stderr(f"wrote {out}")
+        raise typer.Exit(FIX_EXIT[found.verdict])

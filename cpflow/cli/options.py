@@ -33,6 +33,15 @@ class ColourMode(enum.StrEnum):
     never = "never"
 
 
+class GradeName(enum.StrEnum):
+    """The grades of cpflow.deduce.hints.GRADES (spelt here: importing hints costs start-up time)."""
+
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+    expert = "expert"
+
+
 class CountFormat(enum.StrEnum):
     text = "text"
     json = "json"

@@ -1,14 +1,17 @@
 """`cpflow hint`: the next step of a play (or every step, and the grade), a mistake, or why there
-is no step. The reasoning is cpflow.deduce's; this module reads the play and prints.
+is no step; `cpflow grade`: each puzzle's grade. The reasoning is cpflow.deduce's; this module
+reads the play and prints.
 
-Exit codes: 0 a step or a solved play; 1 a mistake or a puzzle with no solution; 3 the
-time limit came first; 2 bad input; 4 a hint that fails its check (a bug).
+Exit codes: 0 a step or a solved play (every puzzle graded); 1 a mistake or a puzzle with no
+solution; 3 the time limit came first; 2 bad input; 4 a hint that fails its check (a bug).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -17,10 +20,26 @@ import typer
 from cpflow.board.formats import decode, load_play, parse_play
 from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
-from cpflow.cli.options import AUTO, ColourMode, ColourOption, InputOption, OutputFormat, OutputOption, TimeLimit
+from cpflow.cli.options import (
+    AUTO,
+    Cluster,
+    ColourMode,
+    ColourOption,
+    Files,
+    InputOption,
+    Jobs,
+    KeepGoing,
+    OutputFormat,
+    OutputOption,
+    Quiet,
+    TimeLimit,
+)
+from cpflow.cli.progress import answered, failed_exit, with_progress
+from cpflow.cli.reading import SEVERITY, each_batch, where
 from cpflow.cli.writers import Writer, writer
 from cpflow.errors import PuzzleFormatError
-from cpflow.workflows.inputs import STDIN, load_all
+from cpflow.workflows.inputs import STDIN, Entry, load_all
+from cpflow.workflows.items import Failed
 
 EXIT = {"step": 0, "solved": 0, "mistake": 1, "unknown": 3}  # by hint status (deduce.hints); unsolvable: 1
 
@@ -91,3 +110,39 @@ def show_hints(play: Puzzle, every: bool, shown: Writer, time_limit: float | Non
     if every:
         shown.graded(grade(given))
     return EXIT.get(given[-1].status, 1)
+
+
+@app.command()
+def grade(
+    files: Files,
+    input_format: InputOption = AUTO,
+    format: OutputOption = OutputFormat.auto,
+    time_limit: TimeLimit = None,
+    quiet: Quiet = False,
+    jobs: Jobs = 1,
+    keep_going: KeepGoing = False,
+    cluster: Cluster = None,
+) -> None:
+    """Grade each puzzle by the hardest reasoning its hint chain needs, one line per puzzle.
+
+    easy: the rules alone finish it; medium: what ifs of depth 1; hard: deeper what ifs;
+    expert: a guess. Exit 0 when every puzzle was graded, 1 when some has no solution, 3
+    when a time limit came first, 2 on bad input, 4 for a hint that fails its check (a bug).
+    """
+    with failures():
+        shown = writer(format.value, quiet)
+        show = partial(show_grades, shown=shown, where=where(jobs, cluster), time_limit=time_limit)
+        raise typer.Exit(each_batch(files, input_format, False, False, None, keep_going, show))
+
+
+def show_grades(entries: Sequence[Entry], shown: Writer, where, time_limit: float | None) -> int:
+    """Grade each puzzle and print its line; 0 when all were graded (`failed_exit` first)."""
+    from cpflow.workflows.batch import grade_all
+
+    missing: list[Failed] = []
+    ends = set()
+    grades = with_progress("grading", grade_all([e.puzzle for e in entries], where, time_limit), len(entries))
+    for entry, found in answered(entries, grades, missing):
+        ends.add(found.end)
+        shown.grade(entry, found)
+    return failed_exit(missing) or min((EXIT.get(end, 1) for end in ends), default=0, key=SEVERITY.index)

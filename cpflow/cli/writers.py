@@ -8,7 +8,8 @@
 - Pictures: beside any of them, each board drawn as SVG or PNG into a folder.
 
 A writer prints; it decides nothing. Each method takes one answer: `solved` a solve,
-`uniqueness` a proof, `counted` a count, `hinted` a hint and `graded` a chain's summary.
+`uniqueness` a proof, `counted` a count, `hinted` a hint, `graded` a chain's summary and
+`grade` a puzzle's grade (`cpflow grade`).
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from cpflow.workflows import records
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.unique import Count, Uniqueness, Verdict
 
-if TYPE_CHECKING:  # hints are imported only by the command that gives them (start-up time)
+if TYPE_CHECKING:  # hints and repairs are imported only by the commands that give them (start-up time)
     from cpflow.deduce.hints import Grade, Hint
+    from cpflow.workflows.repair import Fixed
 
 
 def console_for(colour: str = "auto") -> Console:
@@ -72,6 +74,20 @@ class Writer:
     def graded(self, summary: Grade) -> None:
         raise NotImplementedError
 
+    def grade(self, entry: Entry, summary: Grade) -> None:
+        """One line: the puzzle, its grade (or how its chain ended) and the steps it took."""
+        print(f"{entry.puzzle.name}: {summary.grade or summary.end} ({_steps(summary)}) {summary.seconds:.2f} s")
+
+    def fixed(self, entry: Entry, found: Fixed) -> None:
+        raise NotImplementedError
+
+
+def _steps(summary: Grade) -> str:
+    """A chain's steps in words, e.g. `63 steps: degree 52, corner 7, what if 4; depth 1`."""
+    counts = ", ".join(f"{kind} {n}" for kind, n in summary.kinds.items() if n)
+    deepest = f"; depth {summary.depth}" if summary.what_ifs else ""
+    return f"{summary.steps} steps: {counts or 'none'}{deepest}"
+
 
 class Quiet(Writer):
     """One line per puzzle: its name, verdict (or count) and seconds."""
@@ -85,6 +101,12 @@ class Quiet(Writer):
     def counted(self, entry: Entry, found: Count) -> None:
         exact = "exact" if found.exact else "at-least"
         print(f"{entry.puzzle.name} {found.number} {exact} {found.seconds:.3f}")
+
+    def grade(self, entry: Entry, summary: Grade) -> None:
+        print(f"{entry.puzzle.name} {summary.grade or summary.end} {summary.seconds:.3f}")
+
+    def fixed(self, entry: Entry, found: Fixed) -> None:
+        print(f"{entry.puzzle.name} {found.verdict.replace(' ', '-')} {found.seconds:.3f}")
 
 
 class Json(Writer):
@@ -106,6 +128,12 @@ class Json(Writer):
 
     def graded(self, summary: Grade) -> None:
         print(json.dumps(records.graded(summary)))
+
+    def grade(self, entry: Entry, summary: Grade) -> None:
+        print(json.dumps(records.puzzle_graded(entry.source, entry.index, entry.puzzle, summary)))
+
+    def fixed(self, entry: Entry, found: Fixed) -> None:
+        print(json.dumps(records.fixed(entry.source, entry.index, entry.puzzle, found)))
 
 
 class Text(Writer):
@@ -160,8 +188,22 @@ class Text(Writer):
             self.play(found)
 
     def graded(self, summary: Grade) -> None:
-        counts = ", ".join(f"{kind} {n}" for kind, n in summary.kinds.items() if n)
-        print(f"{summary.steps} steps ({counts or 'none'}); grade: {summary.grade}")
+        print(f"{_steps(summary)}; grade: {summary.grade or 'none (' + summary.end + ')'}")
+
+    def fixed(self, entry: Entry, found: Fixed) -> None:
+        """A repair: the verdict and the edit in one line, then the puzzle after it and its solution."""
+        said = {
+            "unique": "unique already; nothing to fix",
+            "fixed": f"not unique; fixed: {found.edit.words() if found.edit else ''}",
+            "not fixed": "not unique, and no single edit tried makes it unique",
+            "unsolvable": "no solution at all; nothing to fix",
+            "unknown": "the time limit came before a proof",
+        }[found.verdict]
+        print(f"{entry.puzzle.name}: {said} ({found.tried} proofs, {found.seconds:.2f} s)")
+        if found.verdict == "fixed" and found.solution:
+            print(picture(found.puzzle), end="")
+            print()
+            self.board(found.puzzle, found.solution)
 
     # -- boards, which the terminal draws instead -------------------------------
 

@@ -27,14 +27,7 @@ from cpflow.engines.why import Why
 from cpflow.errors import InvalidSolution, RulesUnsupported
 
 STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
-GRADES = {  # the hardest kind of step a chain needs -> the puzzle's grade
-    "degree": "easy",
-    "corner": "medium",
-    "chamber": "medium",
-    "reach": "hard",
-    "what if": "expert",
-    "guess": "needs a guess",
-}
+GRADES = ("easy", "medium", "hard", "expert")  # rules alone; what ifs of depth 1; deeper what ifs; a guess
 
 
 @dataclass(frozen=True)
@@ -52,14 +45,27 @@ class Hint:
 
 @dataclass(frozen=True)
 class Grade:
-    """A chain summed up: steps of each kind (KINDS order) and the grade of the hardest."""
+    """A chain summed up: steps of each kind (KINDS order), the deepest what if, and the grade
+    (GRADES): easy when the rules alone finish it, medium with what ifs of depth 1, hard with
+    deeper ones, expert when it needs a guess."""
 
     kinds: dict[str, int]
-    grade: str
+    depth: int
+    grade: str | None  # None when the chain did not reach a solution (see `end`)
+    end: str = SOLVED  # how the chain ended: solved, or the status of the hint that stopped it
+    seconds: float = 0.0
 
     @property
     def steps(self) -> int:
         return sum(self.kinds.values())
+
+    @property
+    def what_ifs(self) -> int:
+        return self.kinds["what if"]
+
+    @property
+    def guesses(self) -> int:
+        return self.kinds["guess"]
 
 
 def hint(play: Puzzle, time_limit: float | None = None) -> Hint:
@@ -67,24 +73,28 @@ def hint(play: Puzzle, time_limit: float | None = None) -> Hint:
     return next(chain(play, time_limit))
 
 
-def chain(play: Puzzle, time_limit: float | None = None) -> Iterator[Hint]:
+def chain(play: Puzzle, time_limit: float | None = None, known: Solution | None = None) -> Iterator[Hint]:
     """Every step from the play to the solution, one hint each; or the one hint that says why
-    there is no step (solved, a mistake, unsolvable, unknown)."""
+    there is no step (solved, a mistake, unsolvable, unknown). `known`: a solution of the play
+    that the verifier has passed, when the caller has one (else the default engine finds one)."""
     if not applies(play):
         raise RulesUnsupported("hints follow Flow Free's rules: every cell covered, no path touching itself")
     from cpflow.engines import registry
 
-    began = time.perf_counter()
-    found = registry.solve(play, time_limit=time_limit)
-    if found.status is Status.UNKNOWN:
-        yield Hint(UNKNOWN, play, "the time limit came before a solution was found")
-        return
-    if found.status is Status.UNSOLVABLE:
-        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - began))
-        yield _mistake(play, left)
-        return
-    known = found.solution
-    assert known is not None  # solved: a solution came with it
+    if known is None:
+        began = time.perf_counter()
+        found = registry.solve(play, time_limit=time_limit)
+        if found.status is Status.UNKNOWN:
+            yield Hint(UNKNOWN, play, "the time limit came before a solution was found")
+            return
+        if found.status is Status.UNSOLVABLE:
+            left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - began))
+            yield _mistake(play, left)
+            return
+        known = found.solution
+        assert known is not None  # solved: a solution came with it
+    elif wrong := violations(play, known):
+        raise InvalidSolution("hint (the solution given)", wrong)
     while (step := next_step(play, known)) is not None:
         play = _checked(play, step, known)
         yield Hint(STEP, play, sentences.step_sentence(play, step), step)
@@ -122,9 +132,20 @@ def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
     return Hint(MISTAKE, play, reason, wrong=found.changed)
 
 
-def grade(hints: Sequence[Hint]) -> Grade:
-    """Steps of each kind in a chain, and the grade its hardest step gives."""
-    counted = Counter(h.step.kind for h in hints if h.step)
-    kinds = {kind: counted[kind] for kind in KINDS}
-    hardest = max((KINDS.index(kind) for kind in counted), default=0)
-    return Grade(kinds, GRADES[KINDS[hardest]])
+def grade(hints: Sequence[Hint], seconds: float = 0.0) -> Grade:
+    """Steps of each kind in a chain, the deepest what if, and the grade they give (None unless the
+    chain reached a solution)."""
+    steps = [h.step for h in hints if h.step]
+    counted = Counter(step.kind for step in steps)
+    depth = max((step.depth for step in steps), default=0)
+    end = hints[-1].status if hints else SOLVED
+    name = GRADES[3 if counted["guess"] else min(depth, 2)] if end == SOLVED else None
+    return Grade({kind: counted[kind] for kind in KINDS}, depth, name, end, seconds)
+
+
+def graded(play: Puzzle, time_limit: float | None = None, known: Solution | None = None) -> Grade:
+    """The grade of the chain from the play to the end (`time_limit`: on the solve it starts from;
+    `known`: a solution, as `chain` takes)."""
+    began = time.perf_counter()
+    hints = list(chain(play, time_limit, known))
+    return grade(hints, time.perf_counter() - began)

@@ -19,7 +19,9 @@ chain end knows the chain's other end. `settle` applies these rules until none a
 A rule that finds no way on makes the partial solution `Contradiction`. Every rule holds
 in every solution, so what settles holds for all of them: a board settled whole is the
 only solution, and a contradiction at the start proves there is none. The rules assume
-Flow Free's rules (`puzzle.rules` default): `applies` says whether they do.
+Flow Free's rules (`puzzle.rules` default): `applies` says whether they do. When paths may
+touch themselves (`--allow-touch`), the rest still hold without the corner rule and without
+joining neighbours of one colour (`Graph.touch`); `settles` says whether a board can be settled.
 
 For explaining (cpflow.deduce.steps), a partial solution can be limited to the simpler
 rules (`allow`: degree, colour and loop always, corner, chamber and reach by choice) and
@@ -64,8 +66,14 @@ GIVEN = Cause("given", ())  # the endpoints and the player's cells
 
 
 def applies(puzzle: Puzzle) -> bool:
-    """Whether the rules here are the puzzle's: every node covered, no path touching itself."""
+    """Whether every rule here is the puzzle's: every node covered, no path touching itself."""
     return not puzzle.rules.blanks and not puzzle.rules.touch
+
+
+def settles(puzzle: Puzzle) -> bool:
+    """Whether a partial solution can settle the puzzle: every node covered. When paths may touch
+    themselves (`Graph.touch`), the rules that assume they do not are left out."""
+    return not puzzle.rules.blanks
 
 
 def dead_turns(puzzle: Puzzle) -> list[Turn]:
@@ -123,7 +131,10 @@ class Graph:
         # the search's order: along the diagonals from the top left corner
         self.scan = sorted(range(len(self.nodes)), key=lambda i: (sum(self.nodes[i][:2]), self.nodes[i]))
         self.near: list[frozenset[int]] = [frozenset(j for j, _ in a) for a in self.adjacent]
-        self.dead = dead_turns(puzzle)
+        # paths may touch themselves: neighbours of one colour need not be joined, nor corners kept clear
+        self.touch = puzzle.rules.touch
+        self.rules = ALL & ~CORNER if self.touch else ALL  # the rules beyond degree, colour and loop that hold
+        self.dead = [] if self.touch else dead_turns(puzzle)
         self.no_turn: list[dict[int, list[int]]] = [{} for _ in self.nodes]  # node -> in-neighbour -> edges then out
         for p, a, b in self.dead:
             i = index[p]
@@ -150,7 +161,7 @@ class Partial:
 
     def __init__(self, g: Graph, copy: Partial | None = None):
         self.g = g
-        self.allow: int = ALL if copy is None else copy.allow  # the rules beyond degree, colour and loop that apply
+        self.allow: int = g.rules if copy is None else copy.allow  # the rules beyond degree, colour and loop that apply
         self.log: list[tuple[int, int, Cause]] | None = None  # when kept: (node, colour, cause) as nodes are coloured
         self.why = GIVEN  # the rule acting now, for the log
         if copy is None:
@@ -233,7 +244,7 @@ class Partial:
     def cut(self, edge: int) -> None:
         """Leave an undecided edge off every path."""
         i, j = self.g.ends[edge]
-        if self.colour[i] != NONE and self.colour[i] == self.colour[j]:
+        if self.colour[i] != NONE and self.colour[i] == self.colour[j] and not self.g.touch:
             raise Contradiction("touch", (i, j), self.colour[i])  # neighbours of one colour must be consecutive
         self.state[edge] = OUT
         self.free[i] -= 1
@@ -249,7 +260,7 @@ class Partial:
         colour, state, adjacent, banned, log = self.colour, self.state, self.g.adjacent, self.banned, self.log
         stack = [node]
         colour[node] = c
-        corner = self.allow & CORNER
+        corner, touch = self.allow & CORNER, self.g.touch
         while stack:
             i = stack.pop()
             self.queue.append(i)
@@ -259,7 +270,7 @@ class Partial:
                 for q, _, _ in self._opposite(i):
                     self.ban(q, c)
             for j, edge in adjacent[i]:
-                if colour[j] == c and state[edge] == OUT:
+                if colour[j] == c and state[edge] == OUT and not touch:
                     raise Contradiction("touch", (i, j), c)  # touching itself
                 if state[edge] == IN and colour[j] == NONE:
                     if banned[j] >> c & 1:
@@ -286,7 +297,7 @@ class Partial:
         queue, state, adjacent = self.queue, self.state, self.g.adjacent
         degree, free, need, colour, other = self.degree, self.free, self.g.need, self.colour, self.other
         banned, no_turn, logging = self.banned, self.g.no_turn, self.log is not None
-        turns = self.allow & CORNER
+        turns, touch = self.allow & CORNER, self.g.touch
         while queue:
             i = queue.pop()
             if not free[i]:
@@ -318,10 +329,11 @@ class Partial:
                         continue
                     cj = colour[j]
                     if ci != NONE and cj != NONE:
-                        if ci == cj:
+                        if ci != cj:
+                            self.cut(edge)
+                        elif not touch:
                             self.join(edge)
                             break  # i changed: look again
-                        self.cut(edge)
                     elif j == end:
                         self.cut(edge)
                     elif (cj != NONE and banned[i] >> cj & 1) or (ci != NONE and banned[j] >> ci & 1):

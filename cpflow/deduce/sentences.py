@@ -97,7 +97,8 @@ def _next(puzzle: Puzzle, origin: Node, step: Step) -> Node:
 def _chain(a: Assumption) -> str:
     shown = [f"{at(node)} {colour}" for node, colour in a.chain[1 : 1 + SHOWN_IN_CHAIN]]
     more = " ..." if len(a.chain) > 1 + SHOWN_IN_CHAIN else ""
-    return f"the rules colour {', '.join(shown)}{more}; then " if shown else ""
+    by = "the rules and what ifs inside it" if a.depth > 1 else "the rules"
+    return f"{by} colour {', '.join(shown)}{more}; then " if shown else ""
 
 
 def contradiction(a: Conflict) -> str:
@@ -113,6 +114,7 @@ def contradiction(a: Conflict) -> str:
         "corner": f"{who} would touch itself at a corner near {where}",
         "chamber": f"the empty cells at {where} would be cut off from every colour",
         "reach": f"{who} could no longer reach its other end" if a.broken else f"no colour could reach {where}",
+        "what if": f"every colour at {where} would in turn lead to a contradiction",
     }.get(a.rule, f"the rules meet a contradiction at {where}")
 
 

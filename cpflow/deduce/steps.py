@@ -8,9 +8,12 @@ first rule application that coloured any (a path end's one way on, a chamber fil
 the rule by name and the nodes it looked at.
 
 When no set colours a cell, the step is a "what if": a cell whose every other colour
-leads to a contradiction when assumed (degree, colour and loop alone first, then every
-rule), with the chain of cells that assumption coloured. When that fails too, the step
-is a guess: a cell and the colour `known`, a solution the play extends, gives it.
+(or a path end whose every other way) leads to a contradiction when assumed, with the
+chain of cells that assumption coloured. Its depth is how deep the reasoning nests: at
+depth 1 the rules alone meet the contradiction (degree, colour and loop alone first, then
+every rule); at depth 2 they meet it after what ifs of depth 1 inside the assumption have
+coloured more (`DEEPER`, within a budget of settles). When that fails too, the step is a
+guess: a cell and the colour `known`, a solution the play extends, gives it.
 
 Every rule holds in every solution, so a step holds in every solution that extends the
 play; the caller checks it against `known` all the same (cpflow.deduce.hints).
@@ -26,7 +29,8 @@ from cpflow.board.grid import Colour, Node, Puzzle, Solution, cell_of
 from cpflow.deduce.rules import ALL, CHAMBER, CORNER, GIVEN, NONE, REACH, Cause, Contradiction, Graph, Partial
 
 LADDER = (("degree", 0), ("corner", CORNER), ("chamber", CORNER | CHAMBER), ("reach", ALL))  # name, rules allowed
-WHAT_IF = (0, ALL)  # the rules an assumption is followed with, the simpler first
+WHAT_IF = ((1, 0), (1, ALL), (2, ALL))  # (depth, rules) an assumption is followed with, the simpler first
+DEEPER = 3000  # settles a what if of depth 2 may take in all, before the step is a guess
 KINDS = tuple(name for name, _ in LADDER) + ("what if", "guess")  # every kind of step, simplest first
 
 
@@ -54,6 +58,7 @@ class Assumption:
     chain: tuple[tuple[Node, Colour], ...]
     conflict: Conflict
     toward: Node | None = None  # for a path end's other way: the node it would step to
+    depth: int = 1  # 2: what ifs of depth 1 inside the assumption coloured some of the chain
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,11 @@ class Step:
     because: tuple[Node, ...]
     origin: Node | None = None  # the node the rule was applied at (a path end, a cell with two open sides)
     assumptions: tuple[Assumption, ...] = ()
+
+    @property
+    def depth(self) -> int:
+        """How deep a what if's reasoning nests (0 for any other step)."""
+        return max((a.depth for a in self.assumptions), default=0)
 
 
 def next_step(puzzle: Puzzle, known: Solution) -> Step | None:
@@ -131,15 +141,19 @@ def _because(p: Partial, played: list[int], cause: Cause, cells: tuple[Node, ...
 
 def _what_if(settled: Partial, known: Solution) -> Step | None:
     """A step every alternative of which meets a contradiction when assumed: a path end's other
-    ways, else a cell's other colours; the simpler rules tried first, then every rule."""
-    for allow in WHAT_IF:
-        step = _other_ways(settled, known, allow) or _other_colours(settled, known, allow)
+    ways, else a cell's other colours; the simpler rules tried first, then every rule, then depth 2."""
+    for depth, allow in WHAT_IF:
+        assume = functools.partial(_assume, depth=depth, budget=[DEEPER])
+        step = _other_ways(settled, known, allow, assume) or _other_colours(settled, known, allow, assume)
         if step:
             return step
     return None
 
 
-def _other_ways(settled: Partial, known: Solution, allow: int) -> Step | None:
+Assume = Callable[[Partial, int, Callable[[Partial], None]], "Assumption | None"]
+
+
+def _other_ways(settled: Partial, known: Solution, allow: int, assume: Assume) -> Step | None:
     """A path end whose every way on but the known one meets a contradiction; those with fewest
     ways first. The step colours what the known way then colours."""
     g = settled.g
@@ -157,7 +171,7 @@ def _other_ways(settled: Partial, known: Solution, allow: int) -> Step | None:
             continue
         assumptions = []
         for j, edge in wrong:
-            met = _assume(settled, allow, functools.partial(Partial.join, edge=edge))
+            met = assume(settled, allow, functools.partial(Partial.join, edge=edge))
             if met is None:
                 break
             assumptions.append(replace(met, toward=g.nodes[j]))
@@ -167,7 +181,7 @@ def _other_ways(settled: Partial, known: Solution, allow: int) -> Step | None:
     return None
 
 
-def _other_colours(settled: Partial, known: Solution, allow: int) -> Step | None:
+def _other_colours(settled: Partial, known: Solution, allow: int, assume: Assume) -> Step | None:
     """A cell whose every colour but the known one meets a contradiction when assumed; those with
     fewest other colours first."""
     g = settled.g
@@ -175,7 +189,7 @@ def _other_colours(settled: Partial, known: Solution, allow: int) -> Step | None
     for i, others in _candidates(settled, solution):
         assumptions = []
         for c in others:
-            met = _assume(settled, allow, functools.partial(Partial.paint, node=i, c=c))
+            met = assume(settled, allow, functools.partial(Partial.paint, node=i, c=c))
             if met is None:
                 break
             assumptions.append(met)
@@ -219,8 +233,11 @@ def _candidates(settled: Partial, solution: dict[Node, Colour]) -> Iterator[tupl
     return ((i, others) for _, i, others in found)
 
 
-def _assume(settled: Partial, allow: int, move: Callable[[Partial], None]) -> Assumption | None:
-    """What a move (a colour painted, an edge joined) leads to under the rules `allow`ed: the
+def _assume(
+    settled: Partial, allow: int, move: Callable[[Partial], None], depth: int = 1, budget: list[int] | None = None
+) -> Assumption | None:
+    """What a move (a colour painted, an edge joined) leads to under the rules `allow`ed, and at
+    depth 2 what ifs of depth 1 within it too (while `budget`, settles left, lasts): the
     contradiction met, or None if none is."""
     g = settled.g
     p = settled.copy()
@@ -228,11 +245,58 @@ def _assume(settled: Partial, allow: int, move: Callable[[Partial], None]) -> As
     try:
         move(p)
         p.settle(reach=bool(allow & REACH))
+        if depth < 2 or not _deepen(p, budget if budget is not None else [DEEPER]):
+            return None
     except Contradiction as met:
         chain = tuple((g.nodes[j], g.colours[k]) for j, k, _ in p.log or [] if _shown(g, j))
         first = chain[0][1] if chain else ""
-        return Assumption(first, chain, Conflict.of(g, met))
+        deep = met.rule == "what if" or any(cause is _DEEP for _, _, cause in p.log or [])
+        return Assumption(first, chain, Conflict.of(g, met), depth=2 if deep else 1)
     return None
+
+
+_DEEP = Cause("what if", ())  # what colours a cell inside an assumption of depth 2
+
+
+def _deepen(p: Partial, budget: list[int]) -> bool:
+    """Colour, inside an assumption, the cells whose every colour but one meets a contradiction
+    under every rule, settling after each, until one has no colour left (Contradiction) or none
+    is found (False); also False once `budget` (a one-item list: settles left, shared by every
+    assumption of a step) runs out. Cells with the fewest colours left are tried first."""
+    g = p.g
+    while True:
+        open_ = sorted(
+            (bin(~p.banned[i] & ((1 << len(g.colours)) - 1)).count("1"), i)
+            for i in range(len(g.nodes))
+            if p.colour[i] == NONE and _shown(g, i)
+        )
+        for _, i in open_:
+            left = [c for c in range(len(g.colours)) if not p.banned[i] >> c & 1 and (not p.reach or i in p.reach[c])]
+            kept = []
+            for c in left:
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
+                trial = p.copy()
+                trial.allow = ALL
+                try:
+                    trial.paint(i, c)
+                    trial.settle()
+                    kept.append(c)
+                except Contradiction:
+                    pass
+                if len(kept) > 1:
+                    break
+            if len(kept) == 1:
+                p.why = _DEEP
+                p.paint(i, kept[0])
+                p.settle()
+                break
+            if not kept:
+                p.why = _DEEP
+                raise Contradiction("what if", (i,))
+        else:
+            return False
 
 
 def _guess(settled: Partial, known: Solution) -> Step:

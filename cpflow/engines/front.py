@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cpflow.board.grid import Puzzle, Solution, differ
-from cpflow.deduce.rules import Contradiction, Partial, applies
+from cpflow.deduce.rules import Contradiction, Partial, settles
 from cpflow.deduce.search import Exhausted, solutions
 from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
@@ -36,14 +36,14 @@ def budget(puzzle: Puzzle) -> int:
     """Branches the search may take before the model takes over: 1,000 on a 14x14 board,
     none on a board of more than SMALL nodes, which the front end only settles."""
     nodes = len(puzzle.nodes)
-    return WORK // max(1, nodes) if nodes <= SMALL else 0
+    return WORK // max(1, nodes) if nodes <= SMALL and not puzzle.rules.touch else 0
 
 
 def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
     """A result when the front end settles the puzzle, else what the model starts from; OutOfTime
     when the deadline passes first."""
     began = time.perf_counter()
-    if not applies(puzzle):
+    if not settles(puzzle):
         return Handover(None, 0.0)
     try:
         for solution in solutions(puzzle, budget(puzzle), deadline):
@@ -61,7 +61,7 @@ def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[So
     first: those found so far) when the search finishes or runs out of time, else what the model
     starts from."""
     began = time.perf_counter()
-    if not applies(puzzle):
+    if not settles(puzzle):
         return Handover(None, 0.0)
     found: list[Solution] = []
     try:

@@ -100,6 +100,10 @@ class HintAsk(PuzzleAsk):
     time_limit: float | None = Field(None, gt=0, description="Seconds before giving up (default 10, capped).")
 
 
+class FixAsk(PuzzleAsk):
+    time_limit: float | None = Field(None, gt=0, description="Seconds for the whole repair (default 10, capped).")
+
+
 class RenderAsk(PuzzleAsk):
     solutions: list[str] = Field([], max_length=2, description="Solutions to draw side by side, in any format.")
     picture: Literal["svg", "png"] = "svg"
@@ -190,6 +194,12 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
     async def generate(ask: GenerateAsk, request: Request) -> Response:
         """Make a puzzle with a proven unique solution: its text, its board, its solution and the seed."""
         return await _answer(request, tasks.generate, ask)
+
+    @app.post("/api/fix", responses=ERRORS)
+    async def fix(ask: FixAsk, request: Request) -> Response:
+        """Make a puzzle with several solutions unique by one edit: the record of `cpflow fix --format json`,
+        with the fixed puzzle's `board` for the page's editor."""
+        return await _answer(request, tasks.fix, ask)
 
     @app.post("/api/render", responses=ERRORS, response_class=Response)
     async def render(ask: RenderAsk, request: Request) -> Response:

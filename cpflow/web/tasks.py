@@ -108,7 +108,8 @@ def generate(ask: dict, limits: Limits) -> dict:
     _option("holes", making.check_holes, width, height, ask["holes"])
     wanted = wanted or making.default_colours(width, height, ask["holes"])
     board_ = making.plain(width, height, ask["shape"])
-    made = next(making.generate_many(board_, wanted, 1, seed, ask["time_limit"], ask["holes"], ask["walls"]))
+    order = making.Order(board_, wanted, ask["holes"], ask["walls"], time_limit=ask["time_limit"])
+    made = next(making.generate_many(order, 1, seed))
     answer = records.generated(made.puzzle, made.solution, seed, made.seconds)
     answer |= {"board": board(made.puzzle), "text": picture(made.puzzle)}
     if ask.get("draw"):
@@ -141,6 +142,15 @@ def hint(ask: dict, limits: Limits) -> dict:
         return records.hinted(next(found))
     given = list(found)
     return {"hints": [records.hinted(h) for h in given], "summary": records.graded(grade(given))}
+
+
+def fix(ask: dict, limits: Limits) -> dict:
+    """`cpflow fix --format json`'s record, with the board after the edit (`board`), all within the time limit."""
+    from cpflow.workflows.repair import fix as repair
+
+    puzzle = _puzzle(ask, limits)
+    found = repair(puzzle, total=ask["time_limit"] * 0.9)  # what is left is for the answer and the grace
+    return records.fixed(ask["name"], ask["index"], puzzle, found) | {"board": board(found.puzzle)}
 
 
 def timed_out(ask: dict, limits: Limits, kind: str, seconds: float) -> dict:

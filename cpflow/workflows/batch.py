@@ -180,6 +180,11 @@ def count_all(puzzles: Sequence[Puzzle], limit: int, where: Where | int = 1, **o
     return each(partial(_count, limit=limit, options=options), puzzles, where)
 
 
+def grade_all(puzzles: Sequence[Puzzle], where: Where | int = 1, time_limit: float | None = None) -> Iterator:
+    """Each puzzle's hint chain graded (deduce.hints.Grade), in the order given."""
+    return each(partial(_grade, time_limit=time_limit), puzzles, where)
+
+
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
     """SIGINT and SIGTERM wait (where POSIX allows) while processes start, so that none takes either
@@ -216,3 +221,9 @@ def _uniqueness(puzzle: Puzzle, options: dict) -> Uniqueness:
 
 def _count(puzzle: Puzzle, limit: int, options: dict) -> Count:
     return count(puzzle, limit, **options)
+
+
+def _grade(puzzle: Puzzle, time_limit: float | None):
+    from cpflow.deduce.hints import graded  # only grading needs the hint chain (start-up time)
+
+    return graded(puzzle, time_limit)

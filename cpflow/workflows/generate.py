@@ -28,7 +28,7 @@ from functools import partial
 from random import Random
 
 from cpflow.board.formats import picture
-from cpflow.board.grid import Cell, Node, Path, Puzzle, Solution, cell_of
+from cpflow.board.grid import Cell, Node, Path, Puzzle, Rules, Solution, cell_of
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 from cpflow.board.verify import violations
 from cpflow.errors import GenerationFailed, InvalidSolution
@@ -36,11 +36,32 @@ from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.unique import Verdict, uniqueness
 
 TRIES = 1000  # random covers per puzzle, and tries per cover, before giving up
+GRADE_TRIES = 300  # covers per puzzle of a grade asked for (each graded by its hint chain)
+SHORTEST = 3  # cells in the shortest path made: the game never puts two endpoints side by side
+ROOMY = 4  # cells in a path not short: shorter ones grow while they can (the game has few)
+STRAIGHTEN_AFTER = 10  # covers with too many paths before the next are made straighter
+PATIENCE = 4  # a join stops after this many moves per path that left no path fewer
 TILE = 14  # side of the tiles a cover's first paths are made in
 CARVINGS = 10  # random holes and walls tried per puzzle before giving up
 # The game's letters first; '0' is left out, as a file of letters and '0' reads as the zero format.
 GAME = "RBYGOCMmPAWgTbcp"
 NAMES = GAME + "".join(c for c in string.ascii_letters + string.digits[1:] if c not in GAME)
+
+
+@dataclass(frozen=True)
+class Order:
+    """What to make: puzzles on `board` with between colours[0] and colours[1] colours, `holes`
+    cells and `walls` passages taken out at random, each proven unique within `time_limit`
+    seconds per proof; `touch_proof`: unique also when paths may touch themselves; `grade`:
+    of that grade only."""
+
+    board: Puzzle
+    colours: tuple[int, int]
+    holes: int = 0
+    walls: int = 0
+    touch_proof: bool = False
+    time_limit: float = 60.0
+    grade: str | None = None  # one of deduce.hints.GRADES: only puzzles whose hint chain grades so
 
 
 @dataclass(frozen=True)
@@ -67,21 +88,27 @@ def size_of(text: str) -> tuple[int, int]:
 
 
 def colour_range(text: str, cells: int) -> tuple[int, int]:
-    """(fewest, most) colours from 'K' or 'K-L'; ValueError unless 1 <= K <= L <= cells // 2."""
+    """(fewest, most) colours from 'K' or 'K-L'; ValueError unless 1 <= K <= L <= cells // SHORTEST."""
     match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
     low, high = (int(match[1]), int(match[2] or match[1])) if match else (0, 0)
     if not 1 <= low <= high:
         raise ValueError(f"{text!r} is not a number of colours K or a range K-L")
-    if high > cells // 2:
-        raise ValueError(f"{high} colours need {2 * high} endpoints, more than the board's {cells} cells")
+    if high > cells // SHORTEST:
+        raise ValueError(
+            f"{high} colours need {SHORTEST * high} cells (paths of {SHORTEST} cells at least), "
+            f"more than the board's {cells}"
+        )
     return low, high
 
 
 def check_holes(width: int, height: int, holes: int) -> int:
-    """The holes asked for, when they leave a board: ValueError unless 4 cells or more stay (two colours)."""
-    most = width * height - 4
+    """The holes asked for, when they leave a board: ValueError unless two colours' paths fit in what stays."""
+    stay = 2 * SHORTEST
+    most = width * height - stay
     if holes > most:
-        raise ValueError(f"{holes} holes leave no board of {width}x{height}: at most {max(0, most)} (4 cells stay)")
+        raise ValueError(
+            f"{holes} holes leave no board of {width}x{height}: at most {max(0, most)} ({stay} cells stay)"
+        )
     return holes
 
 
@@ -92,12 +119,12 @@ def default_colours(width: int, height: int, holes: int = 0) -> tuple[int, int]:
     paths that do not touch themselves has about that many (bench/generate.py made
     61-82 colours on 30x30), and asking for fewer straightens the paths into stripes.
     The range is worked out on the whole array, then kept within what the cells left after
-    `holes` can hold (two cells a colour).
+    `holes` can hold (SHORTEST cells a colour).
     """
     cells = width * height
     root = cells**0.5
     fewest, most = max(2, round(0.8 * root)), max(3, round(1.2 * root), round(cells / 11))
-    most = min(most, (cells - holes) // 2)
+    most = min(most, (cells - holes) // SHORTEST)
     return min(fewest, most), most
 
 
@@ -119,34 +146,45 @@ def carve(board: Puzzle, holes: int, walls: int, rng: Random) -> Puzzle:
     raise GenerationFailed(f"could not carve {holes} holes and {walls} walls without cutting a cell off")
 
 
-def generate(
-    board: Puzzle, colours: tuple[int, int], rng: Random, time_limit: float = 60.0, tries: int = TRIES
-) -> Generated:
-    """One puzzle on the board with between colours[0] and colours[1] colours, proven unique."""
+def generate(order: Order, board: Puzzle, rng: Random, tries: int = TRIES) -> Generated:
+    """One puzzle of the order on the board (the order's, carved), proven unique (and of its grade:
+    covers are made until one grades so, GRADE_TRIES at most)."""
     began = time.perf_counter()
+    tries = min(tries, GRADE_TRIES) if order.grade else tries
     for covers in range(1, tries + 1):
-        made = make_unique(board, cover(board, colours, rng, tries), colours[1], rng, time_limit)
-        if made:
+        made = make_unique(order, board, cover(board, order.colours, rng, tries), rng)
+        if made and (order.grade is None or _grade(*made[:2]) == order.grade):
             puzzle, solution, repairs = made
             return Generated(puzzle, solution, covers, repairs, time.perf_counter() - began)
-    low, high = colours
+    low, high = order.colours
     size = f"{board.width}x{board.height}"
+    if order.grade:
+        raise GenerationFailed(
+            f"no unique {size} puzzle of grade {order.grade} with {low}-{high} colours in {tries} covers; "
+            "harder puzzles come more often on bigger boards with fewer colours"
+        )
     raise GenerationFailed(f"no unique {size} puzzle with {low}-{high} colours in {tries} covers")
 
 
-def make_unique(
-    board: Puzzle, paths: list[Path], most: int, rng: Random, time_limit: float
-) -> tuple[Puzzle, Solution, int] | None:
+def _grade(puzzle: Puzzle, solution: Solution) -> str | None:
+    """The grade of a puzzle's hint chain (deduce.hints), from its solution."""
+    from cpflow.deduce.hints import graded
+
+    return graded(puzzle, known=solution).grade
+
+
+def make_unique(order: Order, board: Puzzle, paths: list[Path], rng: Random) -> tuple[Puzzle, Solution, int] | None:
     """The puzzle of a cover, repaired until unique: (puzzle, solution, repairs), or None.
 
-    While the solver finds a second solution, a path through a cell where the two
-    differ is split in two. None when that would need more than `most` colours, or
-    when a uniqueness proof runs out of time.
+    While the solver finds a second solution (one that may touch itself, for a touch-proof
+    order), a path through a cell where the two differ is split in two. None when that
+    would need more than the order's colours, or when a uniqueness proof runs out of time.
     """
     paths, repairs = list(paths), 0
-    while len(paths) <= most:
+    rules = Rules(touch=order.touch_proof)
+    while len(paths) <= order.colours[1]:
         puzzle, solution = puzzle_of(board, paths)
-        found = uniqueness(puzzle, time_limit=time_limit, workers=1, random_seed=0)
+        found = uniqueness(replace(puzzle, rules=rules), time_limit=order.time_limit, workers=1, random_seed=0)
         if found.verdict is Verdict.UNIQUE:
             return puzzle, solution, repairs
         if found.verdict is not Verdict.NOT_UNIQUE or not split(paths, set(found.differences()), rng):
@@ -170,9 +208,10 @@ def cover(board: Puzzle, colours: tuple[int, int], rng: Random, tries: int = TRI
     for _ in range(tries):
         paths = join(board, pieces(board, tile, winding, rng), rng.randint(low, high), rng)
         if len(paths) > high:
-            tile, winding = tile + 1, winding * 0.8
             missed["more"] += 1
-        elif all(len(path) >= 2 and _can_end(path[0]) and _can_end(path[-1]) for path in paths):
+            if missed["more"] > STRAIGHTEN_AFTER:
+                tile, winding = tile + 1, winding * 0.8
+        elif all(len(path) >= SHORTEST and _can_end(path[0]) and _can_end(path[-1]) for path in paths):
             while len(paths) < low and split(paths, set(board.cells), rng):
                 pass
             if len(paths) >= low:
@@ -257,20 +296,26 @@ def cut(board: Puzzle, path: list[Node]) -> list[list[Node]]:
 
 
 def join(board: Puzzle, paths: list[list[Node]], target: int, rng: Random) -> list[list[Node]]:
-    """The paths merged, shortest first, down to `target` paths or as far as they go.
+    """The paths merged, shortest first, down to `target` paths, none shorter than ROOMY, or as far as they go.
 
-    A path is joined end to end with a neighbouring path or, if three nodes or longer,
-    gives its end node to a neighbouring path's end that is no shorter (a lone node
-    takes one instead); both moves keep every path non-touching, and giving lets paths
-    grow where no two ends meet. Stops after a budget of moves too.
+    A path is joined end to end with a neighbouring path; else, if longer than ROOMY, it
+    gives its end node to a neighbouring path's end that is no shorter (one shorter than
+    ROOMY takes one instead); else it bites: steps from an end into a neighbouring path
+    and takes the part beyond. Every move keeps every path non-touching; gifts let paths
+    grow where no two ends meet, and bites move ends to where they may. Stops after a
+    budget of moves, or when as many moves again as there are paths brought no path fewer.
     """
     paths = [list(path) for path in paths]
     stuck: set[tuple[Node, Node, int]] = set()  # (first node, last node, length) of paths that could not move
     budget = 2 * sum(map(len, paths))  # gifts can pass nodes back and forth
-    while (len(paths) > target or any(len(path) < 2 for path in paths)) and budget > 0:
+    best, since = len(paths), 0
+    while (len(paths) > target or any(len(path) < ROOMY for path in paths)) and budget > 0:
         if not _merge_one(board, paths, stuck, rng):
             break
         budget -= 1
+        best, since = (len(paths), 0) if len(paths) < best else (best, since + 1)
+        if since > PATIENCE * len(paths):
+            break
     return paths
 
 
@@ -290,11 +335,36 @@ def _merge_one(board: Puzzle, paths: list[list[Node]], stuck: set[tuple[Node, No
                 paths[j] = joined
                 del paths[i]
                 return True
-            if 3 <= len(path) <= len(paths[j]) and _take(board, paths[j], path, rng):
+            if ROOMY < len(path) <= len(paths[j]) and _take(board, paths[j], path, rng):
                 return True
-            if len(path) == 1 and len(paths[j]) >= 3 and _take(board, path, paths[j], rng):
-                return True  # a lone node takes a node: nodes pass from shorter to longer paths only
+            if len(path) < ROOMY < len(paths[j]) and _take(board, path, paths[j], rng):
+                return True  # a path too short takes a node: else nodes pass from shorter to longer paths only
+        if _bite(board, paths, i, owner, rng):
+            return True
         stuck.add((path[0], path[-1], len(path)))
+    return False
+
+
+def _bite(board: Puzzle, paths: list[list[Node]], i: int, owner: dict[Node, int], rng: Random) -> bool:
+    """Path i steps from an end into the middle of a neighbouring path and takes the part beyond,
+    if that touches nothing else of it: as many paths as before, their ends elsewhere."""
+    path, options = paths[i], []
+    for own in (path, path[::-1]):
+        for node in board.neighbours[own[-1]]:
+            j = owner.get(node, i)
+            if j != i:
+                other, k = paths[j], paths[j].index(node)
+                options += [
+                    (own, j, part, rest)
+                    for part, rest in ((other[k:], other[:k]), (other[k::-1], other[k + 1 :]))
+                    if rest
+                ]
+    rng.shuffle(options)
+    for own, j, part, rest in options:
+        taken = set(part)
+        if sum(1 for node in own for near in board.neighbours[node] if near in taken) == 1:
+            paths[i], paths[j] = own + part, rest
+            return True
     return False
 
 
@@ -325,17 +395,18 @@ def _joined(board: Puzzle, first: list[Node], second: list[Node]) -> list[Node] 
 
 
 def split(paths: list, cells: set[Cell], rng: Random) -> bool:
-    """Split a path next to one of `cells` (where two solutions differ) into two of two nodes or more,
-    never leaving an end on a bridge."""
+    """Split a path next to one of `cells` (where two solutions differ) into two of SHORTEST nodes
+    or more, the longer halves preferred, never leaving an end on a bridge."""
     options = [
-        (p, i)
+        (min(i, len(path) - i), p, i)
         for p, path in enumerate(paths)
-        for i in range(2, len(path) - 1)
+        for i in range(SHORTEST, len(path) - SHORTEST + 1)
         if {cell_of(path[i - 1]), cell_of(path[i])} & cells and _can_end(path[i - 1]) and _can_end(path[i])
     ]
     if not options:
         return False
-    p, i = rng.choice(options)
+    longest = max(options)[0]
+    _, p, i = rng.choice([option for option in options if option[0] > SHORTEST or option[0] == longest])
     paths[p : p + 1] = [paths[p][:i], paths[p][i:]]
     return True
 
@@ -357,41 +428,28 @@ def puzzle_of(board: Puzzle, paths: list[Path]) -> tuple[Puzzle, Solution]:
     return puzzle, solution
 
 
-def generate_many(
-    board: Puzzle,
-    colours: tuple[int, int],
-    count: int,
-    seed: int,
-    time_limit: float = 60.0,
-    holes=0,
-    walls=0,
-    where: Where | int = 1,
-) -> Iterator[Generated]:
-    """`count` unique puzzles, in order, each on the board with `holes` and `walls` carved at random;
-    the same arguments give the same puzzles wherever they are made (`where`: here, a pool, a cluster)."""
-    made = partial(
-        generate_one, board=board, colours=colours, seed=seed, time_limit=time_limit, holes=holes, walls=walls
-    )
+def generate_many(order: Order, count: int, seed: int, where: Where | int = 1) -> Iterator[Generated]:
+    """`count` unique puzzles of the order, in order; the same arguments give the same puzzles
+    wherever they are made (`where`: here, a pool, a cluster)."""
+    made = partial(generate_one, order=order, seed=seed)
     for answer in each(made, range(1, count + 1), where):
         if isinstance(answer, Failed):
             raise GenerationFailed(answer.line)
         yield answer
 
 
-def generate_one(
-    number: int, board: Puzzle, colours: tuple[int, int], seed: int, time_limit: float = 60.0, holes=0, walls=0
-) -> Generated:
+def generate_one(number: int, order: Order, seed: int) -> Generated:
     """Board `number` (from 1) of the pack made with `seed`: it depends on nothing else, so boards can be
     made apart, in any order."""
     rng = Random(board_seed(seed, number))
-    if not (holes or walls):
-        return generate(board, colours, rng, time_limit)
+    if not (order.holes or order.walls):
+        return generate(order, order.board, rng)
     for _ in range(CARVINGS - 1):  # some carvings no cover in the colour range fits: carve again
         try:
-            return generate(carve(board, holes, walls, rng), colours, rng, time_limit)
+            return generate(order, carve(order.board, order.holes, order.walls, rng), rng)
         except GenerationFailed:
             continue
-    return generate(carve(board, holes, walls, rng), colours, rng, time_limit)
+    return generate(order, carve(order.board, order.holes, order.walls, rng), rng)
 
 
 def board_seed(seed: int, number: int) -> int | str:

@@ -12,9 +12,10 @@ from cpflow.board.grid import Puzzle, Solution, cell_of
 from cpflow.engines.result import SolveResult
 from cpflow.workflows.unique import Count, Uniqueness
 
-if TYPE_CHECKING:  # only hints and explanations carry these, and `cpflow solve` need not import them
+if TYPE_CHECKING:  # only hints, explanations and repairs carry these, and `cpflow solve` need not import them
     from cpflow.deduce.hints import Grade, Hint
     from cpflow.engines.why import Why
+    from cpflow.workflows.repair import Fixed
 
 
 def solved(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
@@ -79,6 +80,7 @@ def hinted(found: Hint) -> dict:
         if step.kind != step.rule and step.kind in ("what if", "corner", "chamber", "reach"):
             record["by"] = step.rule
         if step.assumptions:
+            record["depth"] = step.depth
             record["assumptions"] = [
                 {
                     **({"toward": list(cell_of(a.toward))} if a.toward else {"colour": a.colour}),
@@ -95,15 +97,39 @@ def hinted(found: Hint) -> dict:
 
 
 def graded(found: Grade) -> dict:
-    """A chain's summary: steps of each kind, what ifs, guesses, and the grade."""
+    """A chain's summary: steps of each kind (by the rule a hint names), what ifs, guesses, the
+    deepest what if, and the grade."""
     return {
-        "status": "summary",
-        "steps": found.steps,
-        "rules": found.kinds,
-        "what_ifs": found.kinds["what if"],
-        "guesses": found.kinds["guess"],
+        "status": "summary" if found.grade else found.end,
+        "steps": found.kinds,
+        "what_if": found.what_ifs,
+        "guesses": found.guesses,
+        "depth": found.depth,
         "grade": found.grade,
     }
+
+
+def puzzle_graded(source: str, index: int, puzzle: Puzzle, found: Grade) -> dict:
+    """`cpflow grade`'s record: where the puzzle is from, its chain's summary, and the seconds taken."""
+    return {**_where(source, index, puzzle), **graded(found), "seconds": round(found.seconds, 6)}
+
+
+def fixed(source: str, index: int, puzzle: Puzzle, found: Fixed) -> dict:
+    """`cpflow fix`'s record: the verdict, the edit (or null), the puzzle after it as text, its
+    solution when it has exactly one, the proofs tried and the seconds taken."""
+    from cpflow.board.formats import picture
+
+    edit: dict | None = None
+    if found.edit:
+        kind, cells = found.edit.kind, [list(cell) for cell in found.edit.cells]
+        edit = {"kind": kind, "colour": found.edit.colour or None, "cells": cells, "words": found.edit.words()}
+        if found.edit.new_colour:
+            old_end = list(found.edit.old_end) if found.edit.old_end else None
+            edit |= {"new_colour": found.edit.new_colour, "old_end": old_end}
+    record = {**_where(source, index, puzzle), "status": found.verdict, "edit": edit, "puzzle": picture(found.puzzle)}
+    if found.solution:
+        record |= solution(found.puzzle, found.solution)
+    return record | {"tried": found.tried, "seconds": round(found.seconds, 6)}
 
 
 def play_rows(play: Puzzle) -> list[str]:

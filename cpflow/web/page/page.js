@@ -376,7 +376,7 @@ async function post(path, body, as = "json") {
 }
 
 function busy(on) {
-  for (const id of ["solve", "unique", "count", "generate", "shot"]) $(id).disabled = on;
+  for (const id of ["solve", "unique", "count", "fix", "generate", "shot"]) $(id).disabled = on;
   document.body.classList.toggle("busy", on);
 }
 
@@ -449,6 +449,35 @@ async function generate() {
     loadBoard(answer.board, `generated_${answer.width}x${answer.height}_${answer.seed}`);
     $("result").innerHTML = answer.svg;
     say(`Generated a ${answer.width}x${answer.height} puzzle with ${answer.colours} colours, proven unique (seed ${answer.seed}) · ${seconds(answer.seconds)}. Solve it yourself, or press Solve.`, "ok");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+async function fix() {
+  // For a designer: the smallest edit that leaves exactly one solution, loaded into the editor.
+  const problem = problems();
+  if (problem) return showError(problem);
+  say("Looking for one edit that leaves exactly one solution…");
+  const asked = options();
+  delete asked.engine; // the repair proves with the default engine
+  try {
+    const answer = await post("api/fix", { puzzle: puzzleText(), name: "puzzle", ...asked });
+    if (!answer) return;
+    const took = seconds(answer.seconds);
+    if (answer.status === "fixed") {
+      loadBoard(answer.board, "fixed");
+      const edit = answer.edit.words.charAt(0).toUpperCase() + answer.edit.words.slice(1);
+      say(`Fixed: ${edit}. Now exactly one solution (${answer.tried} proofs) · ${took}. Press Unique? to see it proven.`, "ok");
+    } else {
+      const said = {
+        unique: ["Already unique: nothing to fix", "ok"],
+        "not fixed": ["Not unique, and no single edit tried makes it unique", "bad"],
+        unsolvable: ["Unsolvable: no solution exists, so there is nothing to fix", "bad"],
+        unknown: ["Unknown: the time limit came before an edit was proven", "unknown"],
+      }[answer.status];
+      say(`${said[0]} · ${took}`, said[1]);
+    }
   } catch (error) {
     showError(error.message);
   }
@@ -680,6 +709,7 @@ async function start() {
   $("editor").addEventListener("click", onClick);
   $("editor").addEventListener("keydown", onKey);
   for (const kind of ["solve", "unique", "count"]) $(kind).addEventListener("click", () => ask(kind));
+  $("fix").addEventListener("click", fix);
   $("generate").addEventListener("click", generate);
   $("clear").addEventListener("click", () => {
     board = emptyBoard(board.width, board.height, board.shape);
