@@ -205,3 +205,32 @@ def test_generate_makes_puzzles_of_the_grade_asked_as_their_hint_chain_grades_th
 def test_a_grade_that_cannot_be_made_fails_clearly():
     with pytest.raises(GenerationFailed, match="of grade hard"):
         generate(Order(plain(4, 4), (2, 4), grade="hard"), plain(4, 4), Random(0), tries=5)
+
+
+@pytest.mark.parametrize(("warps", "bridges", "walls"), [(2, 0, 0), (0, 2, 0), (2, 2, 3)])
+def test_boards_with_warps_and_bridges_are_generated_unique_and_use_every_warp(warps, bridges, walls):
+    from itertools import pairwise
+
+    from cpflow.board.grid import cell_of
+
+    for made in generate_many(Order(plain(8, 8), (6, 11), walls=walls, warps=warps, bridges=bridges), 3, seed=9):
+        puzzle, solution = made.puzzle, made.solution
+        assert (len(puzzle.warps()), len(puzzle.bridges()), len(puzzle.walls())) == (warps, bridges, walls)
+        assert violations(puzzle, solution) == []
+        found = uniqueness(puzzle)
+        assert found.verdict is Verdict.UNIQUE and found.solutions == (solution,)
+        steps = {frozenset(map(cell_of, pair)) for path in solution.paths.values() for pair in pairwise(path)}
+        assert all(frozenset(warp) in steps for warp in puzzle.warps())  # a warp the puzzle never uses is no warp
+        (again,) = load_text(picture(puzzle))
+        assert again.neighbours == puzzle.neighbours
+
+
+def test_generate_cli_makes_warps_and_bridges_and_refuses_bridges_where_there_are_none(tmp_path):
+    done = run("generate", "--size", "8x8", "--warps", "1", "--bridges", "1", "--seed", "2", "--out", tmp_path)
+    assert done.exit_code == 0, done.output
+    (puzzle,) = load(tmp_path / "gen_8x8_01.txt")
+    assert len(puzzle.warps()) == 1 and len(puzzle.bridges()) == 1
+    hexagonal = run("generate", "--size", "7x7", "--shape", "hex", "--bridges", "1")
+    assert hexagonal.exit_code == 2 and "bridges stand on square boards only" in hexagonal.stderr
+    crowded = run("generate", "--size", "4x4", "--bridges", "9", "--seed", "1")
+    assert crowded.exit_code == 1 and "room for" in crowded.stderr

@@ -13,7 +13,7 @@ import json
 import subprocess
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from conftest import PUZZLES, ROOT, project_puzzles
 from cpflow.board.formats import parse, parse_solution
+from cpflow.board.grid import Rules
 from cpflow.board.verify import violations
 from cpflow.cli import app as cli
 from cpflow.workflows.unique import Verdict, uniqueness
@@ -169,6 +170,17 @@ def test_generate_hex_boards_with_holes_and_colours(client):
     assert made["board"]["shape"] == "hex" and len(made["board"]["holes"]) == 3
     assert 4 <= made["colours"] <= 7 and made["svg"].startswith("<svg")
     assert verified(made["text"], made) == []
+
+
+def test_generate_warps_bridges_and_a_grade_as_the_cli_does(client):
+    ask = {"size": "8x8", "warps": 1, "bridges": 1, "grade": "easy", "touch_proof": True, "seed": 3}
+    made = client.post("/api/generate", json=ask).json()
+    assert len(made["board"]["warps"]) == 1 and len(made["board"]["bridges"]) == 1
+    assert verified(made["text"], made) == []
+    puzzle = parse(made["text"])[0]
+    assert uniqueness(replace(puzzle, rules=Rules(touch=True))).verdict is Verdict.UNIQUE
+    refused = client.post("/api/generate", json={"size": "6x6", "shape": "hex", "bridges": 1})
+    assert refused.status_code == 400 and refused.json()["error"] == "bridges: bridges stand on square boards only"
 
 
 @pytest.mark.parametrize(

@@ -76,6 +76,15 @@ def generate(
     walls: Annotated[
         int, typer.Option(metavar="N", help="Walls put between cells of each board at random.", min=0)
     ] = 0,
+    warps: Annotated[
+        int,
+        typer.Option(
+            metavar="N", help="Warps (a row's or a column's two end cells joined) on each board at random.", min=0
+        ),
+    ] = 0,
+    bridges: Annotated[
+        int, typer.Option(metavar="N", help="Bridges (crossings) on each board at random; square boards.", min=0)
+    ] = 0,
     grade: Annotated[
         GradeName | None,
         typer.Option(
@@ -97,11 +106,12 @@ def generate(
     were made, 1 when the generator gave up (too few colours for the board, say), 2 on
     bad usage or when --out holds a file it would overwrite.
     """
-    from cpflow.workflows.generate import check_holes, colour_range, size_of
+    from cpflow.workflows.generate import check_bridges, check_holes, colour_range, size_of
 
     with failures():
         width, height = option("--size", size_of, size)
         option("--holes", check_holes, width, height, holes)
+        option("--bridges", check_bridges, shape.value, bridges)
         wanted = option("--colours", colour_range, colours, width * height) if colours else None
         pictures, on = Pictures(svg, png), where(jobs, cluster)
         made = show_generated(
@@ -115,8 +125,7 @@ def generate(
             force,
             time_limit,
             shape.value,
-            holes,
-            walls,
+            (holes, walls, warps, bridges),
             touch_proof,
             grade.value if grade else None,
             pictures,
@@ -136,8 +145,7 @@ def show_generated(
     force,
     time_limit,
     shape: str,
-    holes: int,
-    walls: int,
+    carved: tuple[int, int, int, int],
     touch_proof: bool,
     grade: str | None,
     pictures: Pictures,
@@ -150,6 +158,7 @@ def show_generated(
     if out:
         writable(out)
     pictures.ready()
+    holes, walls, warps, bridges = carved
     wanted = wanted or default_colours(width, height, holes)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
@@ -158,7 +167,7 @@ def show_generated(
         raise PuzzleFormatError.whole(
             str(taken[0]), "file exists; use --force to overwrite it or --prefix to choose other names"
         )
-    order = Order(plain(width, height, shape), wanted, holes, walls, touch_proof, time_limit, grade)
+    order = Order(plain(width, height, shape), wanted, holes, walls, touch_proof, time_limit, grade, warps, bridges)
     made = generate_many(order, count, seed, where)
     for stem, one in zip(stems, with_progress(f"making {width}x{height}", made, count), strict=True):
         entry = Entry(stem, 1, one.puzzle)

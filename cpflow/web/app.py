@@ -117,6 +117,12 @@ class GenerateAsk(BaseModel):
     seed: int | None = Field(None, ge=0, lt=2**63, description="The same seed makes the same puzzle.")
     holes: int = Field(0, ge=0, le=10_000, description="Cells taken out at random.")
     walls: int = Field(0, ge=0, le=10_000, description="Walls put between cells at random.")
+    warps: int = Field(0, ge=0, le=10_000, description="Warps (a row's or a column's end cells joined) at random.")
+    bridges: int = Field(0, ge=0, le=10_000, description="Bridges at random (square boards).")
+    grade: Literal["easy", "medium", "hard", "expert"] | None = Field(
+        None, description="Only a puzzle of this grade (`cpflow grade`)."
+    )
+    touch_proof: StrictBool = Field(False, description="Unique also when paths may touch themselves.")
     time_limit: float | None = Field(None, gt=0, description="Seconds per uniqueness proof (default 10, capped).")
     draw: StrictBool = Field(False, description="Also answer `svg`, the puzzle drawn.")
 

@@ -108,7 +108,18 @@ def generate(ask: dict, limits: Limits) -> dict:
     _option("holes", making.check_holes, width, height, ask["holes"])
     wanted = wanted or making.default_colours(width, height, ask["holes"])
     board_ = making.plain(width, height, ask["shape"])
-    order = making.Order(board_, wanted, ask["holes"], ask["walls"], time_limit=ask["time_limit"])
+    _option("bridges", making.check_bridges, ask["shape"], ask["bridges"])
+    order = making.Order(
+        board_,
+        wanted,
+        ask["holes"],
+        ask["walls"],
+        ask["touch_proof"],
+        ask["time_limit"],
+        ask["grade"],
+        ask["warps"],
+        ask["bridges"],
+    )
     made = next(making.generate_many(order, 1, seed))
     answer = records.generated(made.puzzle, made.solution, seed, made.seconds)
     answer |= {"board": board(made.puzzle), "text": picture(made.puzzle)}

@@ -51,9 +51,9 @@ NAMES = GAME + "".join(c for c in string.ascii_letters + string.digits[1:] if c 
 @dataclass(frozen=True)
 class Order:
     """What to make: puzzles on `board` with between colours[0] and colours[1] colours, `holes`
-    cells and `walls` passages taken out at random, each proven unique within `time_limit`
-    seconds per proof; `touch_proof`: unique also when paths may touch themselves; `grade`:
-    of that grade only."""
+    cells and `walls` passages taken out at random, `warps` tunnels and `bridges` added at
+    random (`carve`), each proven unique within `time_limit` seconds per proof;
+    `touch_proof`: unique also when paths may touch themselves; `grade`: of that grade only."""
 
     board: Puzzle
     colours: tuple[int, int]
@@ -62,6 +62,15 @@ class Order:
     touch_proof: bool = False
     time_limit: float = 60.0
     grade: str | None = None  # one of deduce.hints.GRADES: only puzzles whose hint chain grades so
+    warps: int = 0
+    bridges: int = 0
+
+    def carves(self) -> bool:
+        """Whether each board is carved at random (holes, walls, warps or bridges asked for)."""
+        return bool(self.holes or self.walls or self.warps or self.bridges)
+
+    def carve(self, rng: Random) -> Puzzle:
+        return carve(self.board, self.holes, self.walls, rng, self.warps, self.bridges)
 
 
 @dataclass(frozen=True)
@@ -112,6 +121,13 @@ def check_holes(width: int, height: int, holes: int) -> int:
     return holes
 
 
+def check_bridges(shape: str, bridges: int) -> int:
+    """The bridges asked for, when the shape has them: ValueError on a hexagonal board."""
+    if bridges and shape != "square":
+        raise ValueError("bridges stand on square boards only")
+    return bridges
+
+
 def default_colours(width: int, height: int, holes: int = 0) -> tuple[int, int]:
     """A colour range like the game's: from about the square root of the cell count up.
 
@@ -133,17 +149,62 @@ def plain(width: int, height: int, shape: str = "square") -> Puzzle:
     return Puzzle.build(width, height, {}, shape=shape)
 
 
-def carve(board: Puzzle, holes: int, walls: int, rng: Random) -> Puzzle:
-    """The board with `holes` random cells taken out and `walls` random passages closed."""
+def carve(board: Puzzle, holes: int, walls: int, rng: Random, warps: int = 0, bridges: int = 0) -> Puzzle:
+    """The board with `holes` random cells taken out, `bridges` random cells made bridges (a cell
+    with its four neighbours, none beside another bridge), `walls` random passages closed (none
+    at a bridge) and `warps` random tunnels across the board (a row's or a column's two end
+    cells joined, as the game draws them; a cell in one at most)."""
     cells = list(board.cells)
     for _ in range(TRIES):
         gone = set(rng.sample(cells, min(holes, max(0, len(cells) - 2))))
-        open_ = sorted(tuple(sorted(pair)) for pair in board.passages() if len(pair) == 2 and not pair & gone)
+        crossings = _bridges(board, gone, bridges, rng) if bridges else set()
+        open_ = sorted(
+            tuple(sorted(pair)) for pair in board.passages() if len(pair) == 2 and not pair & (gone | crossings)
+        )
         closed = rng.sample(open_, min(walls, len(open_)))
-        carved = Puzzle.build(board.width, board.height, {}, shape=board.shape, holes=gone, walls=closed)
+        tunnels = _warps(board, gone | crossings, warps, rng) if warps else []
+        carved = Puzzle.build(
+            board.width, board.height, {}, shape=board.shape, holes=gone, walls=closed, warps=tunnels, bridges=crossings
+        )
         if all(carved.neighbours.values()):  # no cell cut off on its own
             return carved
     raise GenerationFailed(f"could not carve {holes} holes and {walls} walls without cutting a cell off")
+
+
+def _bridges(board: Puzzle, gone: set[Cell], count: int, rng: Random) -> set[Cell]:
+    """`count` cells whose four neighbours are on the board, none beside another; GenerationFailed
+    when the board has too few."""
+    on = set(board.cells) - gone
+    candidates = [cell for cell in board.cells if cell in on and len(set(_square(board, cell)) & on) == 4]
+    chosen: set[Cell] = set()
+    for cell in rng.sample(candidates, len(candidates)):
+        if len(chosen) < count and not set(_square(board, cell)) & chosen:
+            chosen.add(cell)
+    if len(chosen) < count:
+        raise GenerationFailed(f"room for {len(chosen)} bridges at most on this {board.width}x{board.height} board")
+    return chosen
+
+
+def _square(board: Puzzle, cell: Cell) -> list[Cell]:
+    r, c = cell
+    return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] if board.shape == "square" else []
+
+
+def _warps(board: Puzzle, taken: set[Cell], count: int, rng: Random) -> list[tuple[Cell, Cell]]:
+    """`count` pairs of a row's or a column's two end cells, no cell in two; GenerationFailed when
+    the board has too few."""
+    width, height, on = board.width, board.height, set(board.cells) - taken
+    ends = [((r, 0), (r, width - 1)) for r in range(height) if width > 2]
+    ends += [((0, c), (height - 1, c)) for c in range(width) if height > 2]
+    chosen: list[tuple[Cell, Cell]] = []
+    used: set[Cell] = set()
+    for a, b in rng.sample(ends, len(ends)):
+        if len(chosen) < count and a in on and b in on and not {a, b} & used:
+            chosen.append((a, b))
+            used |= {a, b}
+    if len(chosen) < count:
+        raise GenerationFailed(f"room for {len(chosen)} warps at most on this {board.width}x{board.height} board")
+    return sorted(chosen)
 
 
 def generate(order: Order, board: Puzzle, rng: Random, tries: int = TRIES) -> Generated:
@@ -187,7 +248,7 @@ def make_unique(order: Order, board: Puzzle, paths: list[Path], rng: Random) -> 
         found = uniqueness(replace(puzzle, rules=rules), time_limit=order.time_limit, workers=1, random_seed=0)
         if found.verdict is Verdict.UNIQUE:
             return puzzle, solution, repairs
-        if found.verdict is not Verdict.NOT_UNIQUE or not split(paths, set(found.differences()), rng):
+        if found.verdict is not Verdict.NOT_UNIQUE or not split(paths, set(found.differences()), rng, _kept(board)):
             return None
         repairs += 1
     return None
@@ -212,7 +273,7 @@ def cover(board: Puzzle, colours: tuple[int, int], rng: Random, tries: int = TRI
             if missed["more"] > STRAIGHTEN_AFTER:
                 tile, winding = tile + 1, winding * 0.8
         elif all(len(path) >= SHORTEST and _can_end(path[0]) and _can_end(path[-1]) for path in paths):
-            while len(paths) < low and split(paths, set(board.cells), rng):
+            while len(paths) < low and split(paths, set(board.cells), rng, _kept(board)):
                 pass
             if len(paths) >= low:
                 return [tuple(path) for path in paths]
@@ -232,15 +293,18 @@ def cover(board: Puzzle, colours: tuple[int, int], rng: Random, tries: int = TRI
 
 
 def pieces(board: Puzzle, tile: int, winding: float, rng: Random) -> list[list[Node]]:
-    """Random paths through each tile of the board (about tile x tile cells), cut wherever they would touch themselves.
+    """Random paths through each tile of the board (about tile x tile cells), cut wherever they would touch themselves,
+    and each warp as a piece of two nodes (so that every puzzle made uses its warps).
 
     Tiles keep big boards from being one long serpentine that backbite moves only
     shuffle near its ends; `winding` is the number of moves per node.
     """
+    found = [list(step) for step in map(sorted, _kept(board))]  # each warp a piece of its own, which moves keep
+    warped = {node for piece in found for node in piece}
     tiles: dict[tuple[int, int], list[Node]] = {}
     for node in board.nodes:
-        tiles.setdefault((node[0] // tile, node[1] // tile), []).append(node)
-    found = []
+        if node not in warped:
+            tiles.setdefault((node[0] // tile, node[1] // tile), []).append(node)
     for key in sorted(tiles):
         for path in serpentine(board, tiles[key], rng):
             found += cut(board, shuffled(board, path, int(winding * len(path)), rng))
@@ -306,11 +370,12 @@ def join(board: Puzzle, paths: list[list[Node]], target: int, rng: Random) -> li
     budget of moves, or when as many moves again as there are paths brought no path fewer.
     """
     paths = [list(path) for path in paths]
+    keep = _kept(board)
     stuck: set[tuple[Node, Node, int]] = set()  # (first node, last node, length) of paths that could not move
     budget = 2 * sum(map(len, paths))  # gifts can pass nodes back and forth
     best, since = len(paths), 0
     while (len(paths) > target or any(len(path) < ROOMY for path in paths)) and budget > 0:
-        if not _merge_one(board, paths, stuck, rng):
+        if not _merge_one(board, paths, stuck, rng, keep):
             break
         budget -= 1
         best, since = (len(paths), 0) if len(paths) < best else (best, since + 1)
@@ -319,7 +384,9 @@ def join(board: Puzzle, paths: list[list[Node]], target: int, rng: Random) -> li
     return paths
 
 
-def _merge_one(board: Puzzle, paths: list[list[Node]], stuck: set[tuple[Node, Node, int]], rng: Random) -> bool:
+def _merge_one(
+    board: Puzzle, paths: list[list[Node]], stuck: set[tuple[Node, Node, int]], rng: Random, keep: Kept
+) -> bool:
     """One join or gift by the shortest path that can make one; False when none can."""
     owner = {node: i for i, path in enumerate(paths) for node in path}
     for i in sorted(range(len(paths)), key=lambda i: (len(paths[i]), rng.random())):
@@ -335,32 +402,34 @@ def _merge_one(board: Puzzle, paths: list[list[Node]], stuck: set[tuple[Node, No
                 paths[j] = joined
                 del paths[i]
                 return True
-            if ROOMY < len(path) <= len(paths[j]) and _take(board, paths[j], path, rng):
+            if ROOMY < len(path) <= len(paths[j]) and _take(board, paths[j], path, rng, keep):
                 return True
-            if len(path) < ROOMY < len(paths[j]) and _take(board, path, paths[j], rng):
+            if len(path) < ROOMY < len(paths[j]) and _take(board, path, paths[j], rng, keep):
                 return True  # a path too short takes a node: else nodes pass from shorter to longer paths only
-        if _bite(board, paths, i, owner, rng):
+        if _bite(board, paths, i, owner, rng, keep):
             return True
         stuck.add((path[0], path[-1], len(path)))
     return False
 
 
-def _bite(board: Puzzle, paths: list[list[Node]], i: int, owner: dict[Node, int], rng: Random) -> bool:
+def _bite(board: Puzzle, paths: list[list[Node]], i: int, owner: dict[Node, int], rng: Random, keep: Kept) -> bool:
     """Path i steps from an end into the middle of a neighbouring path and takes the part beyond,
-    if that touches nothing else of it: as many paths as before, their ends elsewhere."""
+    if that touches nothing else of it and breaks no step to keep: as many paths as before,
+    their ends elsewhere."""
     path, options = paths[i], []
     for own in (path, path[::-1]):
         for node in board.neighbours[own[-1]]:
             j = owner.get(node, i)
             if j != i:
                 other, k = paths[j], paths[j].index(node)
-                options += [
-                    (own, j, part, rest)
-                    for part, rest in ((other[k:], other[:k]), (other[k::-1], other[k + 1 :]))
-                    if rest
-                ]
+                if k > 0:  # takes other[k:], breaking the step other[k - 1], other[k]
+                    options.append((own, j, other[k:], other[:k], frozenset(other[k - 1 : k + 1])))
+                if k < len(other) - 1:  # takes other[k::-1], breaking the step other[k], other[k + 1]
+                    options.append((own, j, other[k::-1], other[k + 1 :], frozenset(other[k : k + 2])))
     rng.shuffle(options)
-    for own, j, part, rest in options:
+    for own, j, part, rest, broken in options:
+        if broken in keep:
+            continue
         taken = set(part)
         if sum(1 for node in own for near in board.neighbours[node] if near in taken) == 1:
             paths[i], paths[j] = own + part, rest
@@ -368,10 +437,13 @@ def _bite(board: Puzzle, paths: list[list[Node]], i: int, owner: dict[Node, int]
     return False
 
 
-def _take(board: Puzzle, taker: list[Node], giver: list[Node], rng: Random) -> bool:
-    """Move an end node of `giver` onto an end of `taker`, if that touches nothing of `taker`."""
+def _take(board: Puzzle, taker: list[Node], giver: list[Node], rng: Random, keep: Kept = frozenset()) -> bool:
+    """Move an end node of `giver` onto an end of `taker`, if that touches nothing of `taker` and
+    breaks no step to keep."""
     for t_end, g_end in rng.sample([(-1, -1), (-1, 0), (0, -1), (0, 0)], 4):
         node, end = giver[g_end], taker[t_end]
+        if len(giver) > 1 and frozenset((node, giver[1 if g_end == 0 else -2])) in keep:
+            continue
         if board.are_neighbours(node, end) and sum(board.are_neighbours(node, other) for other in taker) == 1:
             giver.pop(g_end)
             if t_end == -1:
@@ -394,14 +466,17 @@ def _joined(board: Puzzle, first: list[Node], second: list[Node]) -> list[Node] 
     return None
 
 
-def split(paths: list, cells: set[Cell], rng: Random) -> bool:
+def split(paths: list, cells: set[Cell], rng: Random, keep: Kept = frozenset()) -> bool:
     """Split a path next to one of `cells` (where two solutions differ) into two of SHORTEST nodes
-    or more, the longer halves preferred, never leaving an end on a bridge."""
+    or more, the longer halves preferred, never leaving an end on a bridge nor cutting a step to keep."""
     options = [
         (min(i, len(path) - i), p, i)
         for p, path in enumerate(paths)
         for i in range(SHORTEST, len(path) - SHORTEST + 1)
-        if {cell_of(path[i - 1]), cell_of(path[i])} & cells and _can_end(path[i - 1]) and _can_end(path[i])
+        if {cell_of(path[i - 1]), cell_of(path[i])} & cells
+        and _can_end(path[i - 1])
+        and _can_end(path[i])
+        and frozenset((path[i - 1], path[i])) not in keep
     ]
     if not options:
         return False
@@ -409,6 +484,14 @@ def split(paths: list, cells: set[Cell], rng: Random) -> bool:
     _, p, i = rng.choice([option for option in options if option[0] > SHORTEST or option[0] == longest])
     paths[p : p + 1] = [paths[p][:i], paths[p][i:]]
     return True
+
+
+Kept = frozenset[frozenset[Node]]  # steps no move may break: the warps, so that every puzzle uses its own
+
+
+def _kept(board: Puzzle) -> Kept:
+    """The board's warps, as steps to keep."""
+    return frozenset(frozenset(warp) for warp in board.warps())
 
 
 def _can_end(node: Node) -> bool:
@@ -442,14 +525,14 @@ def generate_one(number: int, order: Order, seed: int) -> Generated:
     """Board `number` (from 1) of the pack made with `seed`: it depends on nothing else, so boards can be
     made apart, in any order."""
     rng = Random(board_seed(seed, number))
-    if not (order.holes or order.walls):
+    if not order.carves():
         return generate(order, order.board, rng)
     for _ in range(CARVINGS - 1):  # some carvings no cover in the colour range fits: carve again
         try:
-            return generate(order, carve(order.board, order.holes, order.walls, rng), rng)
+            return generate(order, order.carve(rng), rng)
         except GenerationFailed:
             continue
-    return generate(order, carve(order.board, order.holes, order.walls, rng), rng)
+    return generate(order, order.carve(rng), rng)
 
 
 def board_seed(seed: int, number: int) -> int | str:
