@@ -37,6 +37,15 @@ def run(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
+def assert_unique_and_written_whole(made) -> None:
+    """The puzzle made has exactly its solution, which the verifier passes, and its file reads back the same board."""
+    assert violations(made.puzzle, made.solution) == []
+    found = uniqueness(made.puzzle)
+    assert found.verdict is Verdict.UNIQUE and found.solutions == (made.solution,)
+    (again,) = load_text(picture(made.puzzle))
+    assert again.neighbours == made.puzzle.neighbours
+
+
 def test_the_same_seed_makes_the_same_puzzles_and_another_seed_others():
     first = [picture(g.puzzle, g.solution) for g in generate_many(Order(plain(7, 6), (5, 7)), 3, seed=11)]
     again = [picture(g.puzzle, g.solution) for g in generate_many(Order(plain(7, 6), (5, 7)), 3, seed=11)]
@@ -138,11 +147,7 @@ def test_boards_with_holes_walls_and_hexagons_are_generated_unique(shape, holes,
     for made in generate_many(Order(plain(7, 6, shape), (4, 9), holes, walls), 2, seed=5):
         puzzle = made.puzzle
         assert (len(puzzle.holes()), len(puzzle.walls()), puzzle.shape) == (holes, walls, shape)
-        assert violations(puzzle, made.solution) == []
-        found = uniqueness(puzzle)
-        assert found.verdict is Verdict.UNIQUE and found.solutions == (made.solution,)
-        (again,) = load_text(picture(puzzle))
-        assert again.neighbours == puzzle.neighbours
+        assert_unique_and_written_whole(made)
 
 
 def test_generate_cli_writes_a_board_with_holes_that_solves_back(tmp_path):
@@ -216,13 +221,9 @@ def test_boards_with_warps_and_bridges_are_generated_unique_and_use_every_warp(w
     for made in generate_many(Order(plain(8, 8), (6, 11), walls=walls, warps=warps, bridges=bridges), 3, seed=9):
         puzzle, solution = made.puzzle, made.solution
         assert (len(puzzle.warps()), len(puzzle.bridges()), len(puzzle.walls())) == (warps, bridges, walls)
-        assert violations(puzzle, solution) == []
-        found = uniqueness(puzzle)
-        assert found.verdict is Verdict.UNIQUE and found.solutions == (solution,)
+        assert_unique_and_written_whole(made)
         steps = {frozenset(map(cell_of, pair)) for path in solution.paths.values() for pair in pairwise(path)}
         assert all(frozenset(warp) in steps for warp in puzzle.warps())  # a warp the puzzle never uses is no warp
-        (again,) = load_text(picture(puzzle))
-        assert again.neighbours == puzzle.neighbours
 
 
 def test_generate_cli_makes_warps_and_bridges_and_refuses_bridges_where_there_are_none(tmp_path):

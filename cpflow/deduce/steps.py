@@ -30,7 +30,7 @@ from cpflow.deduce.rules import ALL, CHAMBER, CORNER, GIVEN, NONE, REACH, Cause,
 
 LADDER = (("degree", 0), ("corner", CORNER), ("chamber", CORNER | CHAMBER), ("reach", ALL))  # name, rules allowed
 WHAT_IF = ((1, 0), (1, ALL), (2, ALL))  # (depth, rules) an assumption is followed with, the simpler first
-DEEPER = 3000  # settles a what if of depth 2 may take in all, before the step is a guess
+DEEPER = 80_000_000  # settles x nodes^2 a step's what ifs of depth 2 may take (about 2 s), then it is a guess
 KINDS = tuple(name for name, _ in LADDER) + ("what if", "guess")  # every kind of step, simplest first
 
 
@@ -143,7 +143,7 @@ def _what_if(settled: Partial, known: Solution) -> Step | None:
     """A step every alternative of which meets a contradiction when assumed: a path end's other
     ways, else a cell's other colours; the simpler rules tried first, then every rule, then depth 2."""
     for depth, allow in WHAT_IF:
-        assume = functools.partial(_assume, depth=depth, budget=[DEEPER])
+        assume = functools.partial(_assume, depth=depth, budget=[_settles(settled.g)])
         step = _other_ways(settled, known, allow, assume) or _other_colours(settled, known, allow, assume)
         if step:
             return step
@@ -245,7 +245,7 @@ def _assume(
     try:
         move(p)
         p.settle(reach=bool(allow & REACH))
-        if depth < 2 or not _deepen(p, budget if budget is not None else [DEEPER]):
+        if depth < 2 or not _deepen(p, budget if budget is not None else [_settles(g)]):
             return None
     except Contradiction as met:
         chain = tuple((g.nodes[j], g.colours[k]) for j, k, _ in p.log or [] if _shown(g, j))
@@ -253,6 +253,12 @@ def _assume(
         deep = met.rule == "what if" or any(cause is _DEEP for _, _, cause in p.log or [])
         return Assumption(first, chain, Conflict.of(g, met), depth=2 if deep else 1)
     return None
+
+
+def _settles(g: Graph) -> int:
+    """How many settles a step's what ifs of depth 2 may take: DEEPER shared out by the board's size
+    squared, since a settle's floods cost about that (0.7 ms on 14x14, 20 ms on 30x30); 3,000 at most."""
+    return min(3000, max(20, DEEPER // len(g.nodes) ** 2))
 
 
 _DEEP = Cause("what if", ())  # what colours a cell inside an assumption of depth 2
