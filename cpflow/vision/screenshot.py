@@ -9,26 +9,47 @@ from __future__ import annotations
 
 import io
 import warnings
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from cpflow.board.grid import Puzzle
+from cpflow.board.grid import Colour, Node, Puzzle
 from cpflow.errors import NotAnImage, ScreenshotUnreadable
 from cpflow.vision import debug
 from cpflow.vision.board import find_lattice, ridges
 from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.dots import find_dots, lab_image
 from cpflow.vision.holes import find_holes
+from cpflow.vision.pipes import Play, read_play
 
 WORKING = 1280  # pixels, the working image's longer side at most
 MAX_PIXELS = 40_000_000  # a larger image is refused from its header, before it is decoded
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What a screenshot shows: the puzzle (its dots), and the play (the pipes drawn, and the cells
+    the reading was unsure of)."""
+
+    puzzle: Puzzle
+    play: Play
+
+    def played(self) -> Puzzle:
+        """The puzzle with the pipes read drawn in (`Puzzle.drawn`), as `hint` takes a play."""
+        drawn: dict[Node, Colour] = {cell: colour for cell, colour in self.play.drawn.items()}
+        return replace(self.puzzle, drawn=drawn)
+
+
 def read_screenshot(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -> Puzzle:
     """The puzzle a screenshot shows (PNG, JPEG, ...); ScreenshotUnreadable, with a one-line
     reason, when no board can be read from it. `debug_dir` receives the intermediate images."""
+    return read(data, debug_dir, name).puzzle
+
+
+def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -> Reading:
+    """The puzzle a screenshot shows and the play drawn on it; ScreenshotUnreadable as `read_screenshot`."""
     image = decode(data)
     vertical, horizontal = ridges(image, 0), ridges(image, 1)
     if debug_dir is not None:
@@ -47,9 +68,10 @@ def read_screenshot(data: bytes, debug_dir: Path | None = None, name: str = "scr
         debug.write(debug_dir, image, lattice, dots, holes, named)
     endpoints = {colour: (a.cell, b.cell) for colour, (a, b) in named.items()}
     try:
-        return Puzzle.build(lattice.width, lattice.height, endpoints, holes=holes, name=name)
+        puzzle = Puzzle.build(lattice.width, lattice.height, endpoints, holes=holes, name=name)
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
+    return Reading(puzzle, read_play(lab, lattice, named, set(holes)))
 
 
 def decode(data: bytes) -> np.ndarray:

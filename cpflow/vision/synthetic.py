@@ -38,6 +38,7 @@ class Shot:
     rescale: float = 1.0  # the finished screenshot scaled by this
     letters: bool = False  # the game's colour-blind mode: each dot shows its colour's letter
     shaped: bool = False  # holes cut in the board: corners and notches, as in the game's shaped packs
+    finger: bool = False  # the game's highlight under the finger: a pale disc of a pipe's colour at its end
     seed: int = 0
 
     @property
@@ -45,15 +46,23 @@ class Shot:
         parts = [f"{self.width}x{self.height}", "light" if self.light else "dark"]
         parts += ["played"] * (self.played > 0) + [f"jpeg{self.quality}"] * (self.quality is not None)
         extras = ["scaled"] * (self.rescale != 1.0) + ["letters"] * self.letters + ["shaped"] * self.shaped
+        extras += ["finger"] * self.finger
         return " ".join(parts + extras)
 
 
 def make(shot: Shot) -> tuple[bytes, Puzzle]:
     """The screenshot's bytes (PNG or JPEG) of a random puzzle, and the puzzle."""
+    data, puzzle, _ = make_played(shot)
+    return data, puzzle
+
+
+def make_played(shot: Shot) -> tuple[bytes, Puzzle, Solution]:
+    """The screenshot's bytes of a random puzzle, the puzzle, and the pipes drawn on it (each from a dot)."""
     rng = random.Random(shot.seed)
     holes = shape(shot.width, shot.height, rng) if shot.shaped else set()
     puzzle, walks = random_puzzle(shot.width, shot.height, rng, shot.light, holes)
-    return draw(puzzle, shot, _played(walks, shot.played, rng), rng), puzzle
+    drawn = _played(walks, shot.played, rng)
+    return draw(puzzle, shot, drawn, rng), puzzle, drawn
 
 
 def draw(puzzle: Puzzle, shot: Shot, drawn: Solution | None = None, rng: random.Random | None = None) -> bytes:
@@ -179,7 +188,21 @@ def _board(shot: Shot, puzzle: Puzzle, drawn: Solution, back: tuple[int, int, in
     pen = ImageDraw.Draw(board)
     for r, c in puzzle.holes():  # the page shows through a hole (only the neighbours' outlines stay)
         pen.rectangle((c * scale, r * scale, (c + 1) * scale, (r + 1) * scale), fill=back)
+    if shot.finger and drawn.paths:
+        board = _finger(board, puzzle, drawn, scale)
     return board
+
+
+def _finger(board: Image.Image, puzzle: Puzzle, drawn: Solution, scale: float) -> Image.Image:
+    """The game's highlight where the finger is: a translucent disc of the pipe's colour, about
+    two cells across, round the end of the last pipe drawn."""
+    colour, path = list(drawn.paths.items())[-1]
+    r, c = path[-1][:2]
+    x, y, radius = (c + 0.5) * scale, (r + 0.5) * scale, 1.1 * scale
+    overlay = Image.new("RGBA", board.size, (0, 0, 0, 0))
+    disc = (x - radius, y - radius, x + radius, y + radius)
+    ImageDraw.Draw(overlay).ellipse(disc, fill=(*colours(puzzle)[colour], 90))
+    return Image.alpha_composite(board.convert("RGBA"), overlay).convert("RGB")
 
 
 def _text(pen: ImageDraw.ImageDraw, at, text: str, size: int, fill) -> None:
