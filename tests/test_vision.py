@@ -4,6 +4,7 @@ are refused in one line, and nothing half read is written."""
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -12,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, ROOT, board
-from cpflow.board.formats import load, load_solution, parse, picture
+from cpflow.board.formats import load, load_play, load_solution, parse, picture
 from cpflow.board.grid import Puzzle
 from cpflow.cli import app
 from cpflow.errors import NotAnImage, ScreenshotUnreadable
@@ -20,7 +21,8 @@ from cpflow.errors import NotAnImage, ScreenshotUnreadable
 pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
 
 from cpflow.vision import read_screenshot  # noqa: E402
-from cpflow.vision.synthetic import Shot, draw, make  # noqa: E402
+from cpflow.vision.screenshot import read  # noqa: E402
+from cpflow.vision.synthetic import Shot, draw, make, make_played  # noqa: E402
 
 SCREENSHOTS = ROOT.parent / "shared" / "screenshots"
 needs_screenshots = pytest.mark.skipif(not SCREENSHOTS.is_dir(), reason="../shared/screenshots is absent")
@@ -173,12 +175,59 @@ def test_import_prints_the_puzzle_writes_it_with_out_and_solves_it_with_solve(tm
     assert written.stdout.startswith("# starter: solved in ")
 
 
-def test_a_partly_played_board_imports_its_dots_only(tmp_path):
+def drawn_cells(puzzle: Puzzle, drawn) -> dict:
+    """The cells a drawing colours that are not dots: what a play read from it must hold."""
+    ends = puzzle.endpoint_colour()
+    return {cell: colour for colour, path in drawn.paths.items() for cell in path if cell not in ends}
+
+
+def renamed(read: Puzzle, puzzle: Puzzle, play: dict) -> dict:
+    """A play read from a screenshot in the puzzle's own colour names (a reading names colours itself)."""
+    names = {
+        colour: c for colour, ends in read.endpoints.items() for c, e in puzzle.endpoints.items() if set(e) == set(ends)
+    }
+    return {cell: names[colour] for cell, colour in play.items()}
+
+
+@pytest.mark.parametrize("light", [False, True])
+def test_a_partly_played_board_reads_its_dots_and_every_pipe_drawn(light):
     (puzzle,) = load(PUZZLES / "starter_7x7.txt")
     solution = load_solution(puzzle, PUZZLES / "starter_7x7.solution.txt")
     half = replace(solution, paths={k: path[: len(path) // 2 + 1] for k, path in solution.paths.items()})
     for drawn in (solution, half):
-        assert pairs(read_screenshot(draw(puzzle, Shot(7, 7, (720, 1480)), drawn))) == pairs(puzzle)
+        reading = read(draw(puzzle, Shot(7, 7, (720, 1480), light=light), drawn))
+        assert pairs(reading.puzzle) == pairs(puzzle)
+        assert renamed(reading.puzzle, puzzle, reading.play.drawn) == drawn_cells(puzzle, drawn)
+        assert reading.play.unsure == ()
+
+
+@pytest.mark.parametrize("shot", [s for s in SHOTS if s.played], ids=lambda s: s.kind)
+def test_synthetic_half_played_screenshots_read_every_pipe(shot):
+    data, puzzle, drawn = make_played(shot)
+    reading = read(data)
+    assert renamed(reading.puzzle, puzzle, reading.play.drawn) == drawn_cells(puzzle, drawn)
+
+
+def test_hint_and_solve_take_a_screenshot_and_import_writes_its_play(tmp_path):
+    (puzzle,) = load(PUZZLES / "starter_7x7.txt")
+    solution = load_solution(puzzle, PUZZLES / "starter_7x7.solution.txt")
+    half = replace(solution, paths={k: path[: len(path) // 2 + 1] for k, path in solution.paths.items()})
+    shot = tmp_path / "half.jpg"
+    shot.write_bytes(draw(puzzle, Shot(7, 7, (1080, 2400), quality=85), half))
+    hinted = run("hint", shot, "--format", "json")
+    assert hinted.exit_code == 0, hinted.output
+    record = json.loads(hinted.stdout)
+    assert record["status"] == "step"
+    assert not {tuple(cell) for cell in record["cells"]} & set(drawn_cells(puzzle, half))  # past what is drawn
+    solved = run("solve", shot)
+    assert solved.exit_code == 0 and solved.stdout.startswith("# ") and "solved in" in solved.stdout.splitlines()[0]
+    imported = run("import", shot, "--out", tmp_path / "half.txt", "--play", tmp_path / "play.txt")
+    assert imported.exit_code == 0, imported.output
+    (read_back,) = load(tmp_path / "half.txt")
+    play = load_play(read_back, tmp_path / "play.txt")
+    assert renamed(read_back, puzzle, play) == drawn_cells(puzzle, half)
+    again = run("hint", tmp_path / "half.txt", "--play", tmp_path / "play.txt", "--format", "json")
+    assert json.loads(again.stdout) == record
 
 
 def test_debug_writes_the_intermediate_images(tmp_path):
@@ -235,10 +284,18 @@ def test_without_the_vision_extra_import_says_how_to_install_it(tmp_path, monkey
     monkeypatch.setitem(sys.modules, "cv2", None)  # import cv2 now raises ImportError
     result = run("import", tmp_path / "shot.png")
     assert result.exit_code == 2
-    assert result.stderr == "cpflow: import needs OpenCV and numpy: pip install 'cpflow[vision]'\n"
+    assert result.stderr == "cpflow: reading a screenshot needs OpenCV and numpy: pip install 'cpflow[vision]'\n"
 
 
 def test_solving_does_not_import_opencv():
     command = [sys.executable, "-X", "importtime", "-m", "cpflow", "solve", str(PUZZLES / "starter_5x5.txt")]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=True)
     assert "cv2" not in done.stderr and "cpflow.vision" not in done.stderr
+
+
+def test_a_damaged_picture_given_to_solve_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "bad.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    result = run("solve", path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"{path}: not an image (PNG, JPEG, GIF, BMP, WebP), or a damaged one\n"

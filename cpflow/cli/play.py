@@ -80,7 +80,12 @@ def hint(
 
 
 def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
-    """Puzzle `index` (from 1) of the file, with the play drawn so far (a file, or - for stdin)."""
+    """Puzzle `index` (from 1) of the file, with the play drawn so far (a file, or - for stdin); of a
+    screenshot of the game, with the pipes drawn on it (unless a play file is given)."""
+    from cpflow.workflows.shots import is_picture, read_shot
+
+    if play is None and fmt == "auto" and file != STDIN and is_picture(Path(file)):
+        return read_shot(Path(file)).played()
     entries = load_all([file], fmt)
     if index > len(entries):
         raise PuzzleFormatError.whole(file, f"holds {len(entries)} puzzle(s), no puzzle {index}")

@@ -21,6 +21,7 @@ from cpflow.vision import debug
 from cpflow.vision.board import find_lattice, ridges
 from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.dots import find_dots, lab_image
+from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
 from cpflow.vision.pipes import Play, read_play
 
@@ -55,11 +56,10 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
     if debug_dir is not None:
         debug.write_lines(debug_dir, image, vertical, horizontal)
     lattice = find_lattice(vertical, horizontal)
-    lab = lab_image(image)
-    dots = find_dots(image, lab, lattice)
+    image, lab, dots, pairs = _without_highlight(image, lattice)
     holes = find_holes(lab, lattice, vertical, horizontal)
     try:
-        named = name_pairs(pair_dots(dots))
+        named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:
         if debug_dir is not None:
             debug.write(debug_dir, image, lattice, dots, holes, None)
@@ -72,6 +72,23 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
     return Reading(puzzle, read_play(lab, lattice, named, set(holes)))
+
+
+def _without_highlight(image: np.ndarray, lattice):
+    """The picture, in Lab too, its dots and their pairs (None when they do not pair), with the
+    finger's highlight taken off (cpflow.vision.highlight) when the grid lines show one: the first
+    guess of its colour whose unblended dots pair up, else the picture as it is."""
+    lab = lab_image(image)
+    dots = find_dots(image, lab, lattice)
+    for guess in find_highlight(image, lattice, [np.array(dot.bgr, dtype=np.float32) for dot in dots]):
+        clean = unblend(image, guess)
+        clean_lab = lab_image(clean)
+        clean_dots = find_dots(clean, clean_lab, lattice)
+        try:
+            return clean, clean_lab, clean_dots, pair_dots(clean_dots)
+        except ScreenshotUnreadable:
+            continue
+    return image, lab, dots, None
 
 
 def decode(data: bytes) -> np.ndarray:

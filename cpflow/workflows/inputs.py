@@ -11,6 +11,7 @@ from pathlib import Path
 from cpflow.board.formats import decode, load, load_play, parse, read_text
 from cpflow.board.grid import FLOW, Puzzle, Rules
 from cpflow.errors import PuzzleFormatError
+from cpflow.workflows.shots import is_picture, read_shot
 
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
 PUZZLE_SUFFIXES = (".txt", ".level")  # what a directory is read for
@@ -85,9 +86,12 @@ def solution_texts(text: str) -> list[str]:
 
 
 def _puzzles(path: Path, fmt: str) -> list[Puzzle]:
-    """The puzzles of a file, or of standard input for `-`."""
+    """The puzzles of a file, or of standard input for `-`; of a screenshot of the game, the puzzle
+    it shows (cpflow.workflows.shots: its dots, not the pipes drawn)."""
     if str(path) == STDIN:
         return parse(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", fmt)
+    if fmt == "auto" and is_picture(path):
+        return [read_shot(path).puzzle]
     return load(path, fmt)
 
 

@@ -1,0 +1,117 @@
+"""The highlight under the player's finger: found on the grid lines, and taken off the picture.
+
+While a pipe is drawn, the game lays a translucent disc of its colour, a cell or two
+across, under the finger; a screenshot taken then shows every dot, pipe and line under it
+blended toward that colour: pixel = (1 - a) * own + a * C. The dots there no longer match
+their partners. The grid lines are one colour all over the board (G0) and no pipe covers
+them a quarter of a cell from a corner, so under the disc they read (1 - a) * G0 + a * C:
+the points of the lines that stray from G0 mark the disc, and how they stray gives a * C
+and a, for the colour C of one of the dots. The disc's pixels are then unblended:
+own = (pixel - a * C) / (1 - a). A colour and a paler or darker one stray alike along the
+lines, so a few colours are guessed, and the reader keeps the one whose unblended dots pair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cpflow.vision.board import Lattice
+
+ALONG = (0.2, 0.8)  # of a cell edge: where the lines are read, clear of a pipe's band across them
+STRAY = 18.0  # BGR distance from the lines' own colour past which a line point is tinted
+FEWEST = 4  # tinted line points that make a disc
+MARGIN = 0.15  # of a cell: added to the disc's radius, for its blurred edge
+ALPHA = (0.08, 0.85)  # the blends believed
+GUESSES = 4  # the disc's colours tried, likeliest first
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A disc: its centre and radius (pixels), its colour (BGR) and how much of it shows (a)."""
+
+    x: float
+    y: float
+    radius: float
+    colour: np.ndarray
+    alpha: float
+
+
+def find_highlight(image: np.ndarray, grid: Lattice, colours: list[np.ndarray]) -> list[Highlight]:
+    """The finger's disc on the board, if the grid lines show one: one guess per dot colour it may
+    have (`colours`: the dots' BGR colours), the likeliest first. Along the lines alone a colour
+    and a paler one can look alike, so the caller keeps the first guess that makes the dots pair.
+    [] when the lines are their own colour all over."""
+    points, values = _line_points(image, grid)
+    if len(values) < 4 * FEWEST:
+        return []
+    own = np.median(values, axis=0)
+    distance = np.linalg.norm(values - own, axis=1)
+    stray = distance > max(STRAY, 3 * float(np.median(distance)))  # past the noise of a blurred, small board
+    if stray.sum() < FEWEST or stray.mean() > 0.5:  # none, or not a disc but the whole board's look
+        return []
+    tinted, shifts = points[stray], values[stray] - own
+    centre = np.median(tinted, axis=0)
+    near = np.linalg.norm(tinted - centre, axis=1) < 2.5 * grid.step  # one disc: drop far strays (a pipe's blur)
+    if near.sum() < FEWEST:
+        return []
+    tinted, shifts = tinted[near], shifts[near]
+    centre = tinted.mean(axis=0)
+    radius = float(np.max(np.linalg.norm(tinted - centre, axis=1))) + MARGIN * grid.step
+    guesses = []
+    for colour in colours:
+        direction = colour - own  # shift = a * (C - G0)
+        norm = float(direction @ direction)
+        if norm < 1.0:
+            continue
+        alpha = float(np.median(shifts @ direction) / norm)
+        residual = float(np.median(np.linalg.norm(shifts - alpha * direction, axis=1)))
+        if ALPHA[0] <= alpha <= ALPHA[1] and residual <= STRAY:
+            guesses.append((residual, Highlight(float(centre[0]), float(centre[1]), radius, colour, alpha)))
+    return [found for _, found in sorted(guesses, key=lambda g: g[0])][:GUESSES]
+
+
+def unblend(image: np.ndarray, found: Highlight) -> np.ndarray:
+    """The picture with the disc taken off: its pixels unblended from the disc's colour."""
+    height, width = image.shape[:2]
+    ys, xs = np.ogrid[:height, :width]
+    inside = (xs - found.x) ** 2 + (ys - found.y) ** 2 <= found.radius**2
+    out = image.astype(np.float32)
+    out[inside] = (out[inside] - found.alpha * found.colour) / (1 - found.alpha)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _line_points(image: np.ndarray, grid: Lattice) -> tuple[np.ndarray, np.ndarray]:
+    """Points on the grid lines between the board's cells, (x, y), and their colours (BGR): on each
+    line, the pixel within one of it that stands out most from the pixels two to either side."""
+    height, width = image.shape[:2]
+    picture = image.astype(np.float32)
+    points, values = [], []
+    for x in grid.xs[1:-1]:  # inner vertical lines
+        for r in range(grid.height):
+            for t in ALONG:
+                y = grid.ys[r] + t * (grid.ys[r + 1] - grid.ys[r])
+                points.append((x, y))
+                values.append(_on_line(picture, x, y, 1, width, height))
+    for y in grid.ys[1:-1]:  # inner horizontal lines
+        for c in range(grid.width):
+            for t in ALONG:
+                x = grid.xs[c] + t * (grid.xs[c + 1] - grid.xs[c])
+                points.append((x, y))
+                values.append(_on_line(picture, x, y, 0, width, height))
+    return np.array(points, dtype=np.float32), np.array(values, dtype=np.float32)
+
+
+def _on_line(picture: np.ndarray, x: float, y: float, across: int, width: int, height: int) -> np.ndarray:
+    """The line's pixel near (x, y): of those within one pixel across the line, the one farthest from
+    the mean of the pixels three to either side (the background)."""
+    col, row = int(round(x)), int(round(y))
+    offsets = (-1, 0, 1)
+    if across:  # a vertical line: look left and right
+        near = [picture[row, min(width - 1, max(0, col + d))] for d in offsets]
+        side = (picture[row, max(0, col - 3)] + picture[row, min(width - 1, col + 3)]) / 2
+    else:
+        near = [picture[min(height - 1, max(0, row + d)), col] for d in offsets]
+        side = (picture[max(0, row - 3), col] + picture[min(height - 1, row + 3), col]) / 2
+    return max(near, key=lambda p: float(np.linalg.norm(p - side)))
