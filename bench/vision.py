@@ -1,13 +1,16 @@
-"""Screenshot import on synthetic screenshots: how many import exactly, by kind, and how fast.
+"""Screenshot import on synthetic screenshots: how many import exactly (the puzzle, and on a partly
+played board every pipe drawn), by kind, and how fast.
 
     python bench/vision.py [--count 400] [--seed 1] [--failures DIR]
 
 Each screenshot is a random puzzle drawn in the game's style (`cpflow.vision.synthetic`)
 at a phone resolution from 720x1480 to 1440x2560, dark or light, some partly played,
 some JPEG (quality 60-95), some scaled, some with the colour-blind letters in the
-dots, some shaped (holes cut in corners and sides), and a desktop window (1366x768); it
-imports exactly when the board's size, its holes and its pairs of endpoint cells are
-the puzzle's (colour names aside). Prints a table per
+dots, some shaped (holes cut in corners and sides), half the played ones with the
+finger's highlight on the board, and a desktop window (1366x768); it imports exactly
+when the board's size, its holes and its pairs of endpoint cells are the puzzle's
+(colour names aside), and every pipe drawn is read with its colour, no cell more.
+Prints a table per
 kind (count, exact, failures), every failure with its reason, and the median and worst
 import time of the phone-sized screenshots (1080 wide and up, decoding included).
 """
@@ -24,8 +27,8 @@ from pathlib import Path
 
 from cpflow.board.grid import Puzzle
 from cpflow.errors import ScreenshotUnreadable
-from cpflow.vision.screenshot import read_screenshot
-from cpflow.vision.synthetic import Shot, make
+from cpflow.vision.screenshot import read
+from cpflow.vision.synthetic import Shot, make_played
 
 SIZES = [(n, n) for n in range(5, 16)] + [(14, 18), (8, 10), (10, 12)]
 SCREENS = [(720, 1480), (1080, 1920), (1080, 2400), (1440, 2560), (1440, 3200), (1366, 768)]  # the last a desktop
@@ -35,7 +38,7 @@ def shots(count: int, seed: int) -> list[Shot]:
     """`count` screenshots of every kind, drawn at random (the same for the same seed)."""
     rng = random.Random(seed)
     made = []
-    for k in range(count):
+    for k in range(count):  # (a shot with finger but not played has no pipe to put it on: no disc)
         width, height = SIZES[k % len(SIZES)]
         made.append(
             Shot(
@@ -48,6 +51,7 @@ def shots(count: int, seed: int) -> list[Shot]:
                 rescale=rng.choice([1.0, 1.0, 1.0, 0.6, 0.8, 1.25]),
                 letters=rng.random() < 0.2,
                 shaped=rng.random() < 0.15,
+                finger=rng.random() < 0.5,  # on a played board only (a finger draws)
                 seed=seed * 100_000 + k,
             )
         )
@@ -73,6 +77,7 @@ def kinds(shot: Shot) -> list[str]:
         "scaled" if shot.rescale != 1.0 else "unscaled",
         "letters in dots" if shot.letters else "plain dots",
         "shaped (holes)" if shot.shaped else "whole board",
+        *(["finger on the board" if shot.finger else "no finger"] if shot.played else []),
     ]
 
 
@@ -82,16 +87,29 @@ def _natural(kind: str) -> list:
 
 
 def judge(shot: Shot) -> tuple[bool, str, float, bytes]:
-    """Import one screenshot: whether exactly, why not, the seconds taken, and its bytes."""
-    data, puzzle = make(shot)
+    """Import one screenshot: whether exactly (the puzzle, and every pipe drawn), why not, the
+    seconds taken, and its bytes."""
+    data, puzzle, drawn = make_played(shot)
     start = time.perf_counter()
     try:
-        found = read_screenshot(data)
+        reading = read(data)
     except ScreenshotUnreadable as error:
         return False, str(error), time.perf_counter() - start, data
     seconds = time.perf_counter() - start
+    found = reading.puzzle
     if same(found, puzzle):
-        return True, "", seconds, data
+        names = {frozenset(ends): colour for colour, ends in puzzle.endpoints.items()}
+        own = {colour: names[frozenset(ends)] for colour, ends in found.endpoints.items()}
+        play = {cell: own[colour] for cell, colour in reading.play.drawn.items()}
+        dots = puzzle.endpoint_colour()
+        truth = {cell: colour for colour, path in drawn.paths.items() for cell in path if cell not in dots}
+        if play == truth:
+            return True, "", seconds, data
+        wrong = sum(play[cell] != colour for cell, colour in truth.items() if cell in play)
+        wrong += len(set(play) - set(truth))
+        missed = len(set(truth) - set(play))
+        unsure = len(reading.play.unsure)
+        return False, f"wrong play: {wrong} cells wrong, {missed} missed ({unsure} said unsure)", seconds, data
     size, wanted = (found.width, found.height), (puzzle.width, puzzle.height)
     wrong = "wrong size" if size != wanted else "wrong holes" if found.holes() != puzzle.holes() else "wrong dots"
     reason = (

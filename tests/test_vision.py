@@ -64,6 +64,10 @@ SHOTS = [
     Shot(10, 12, (720, 1480), played=0.9, letters=True, quality=90, seed=16),
     Shot(8, 8, (1080, 2400), shaped=True, seed=17),
     Shot(12, 12, (720, 1480), light=True, played=0.9, shaped=True, quality=85, seed=18),
+    Shot(7, 7, (1080, 2400), played=0.9, finger=True, seed=19),
+    Shot(9, 9, (720, 1480), light=True, played=0.9, finger=True, quality=85, seed=20),
+    Shot(12, 12, (1440, 2560), played=0.9, finger=True, quality=75, rescale=0.8, seed=21),
+    Shot(6, 6, (1080, 1920), light=True, played=0.9, finger=True, letters=True, seed=22),
 ]
 
 
