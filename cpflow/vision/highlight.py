@@ -23,6 +23,7 @@ ALONG = (0.2, 0.8)  # of a cell edge: where the lines are read, clear of a pipe'
 STRAY = 18.0  # BGR distance from the lines' own colour past which a line point is tinted
 FEWEST = 4  # tinted line points that make a disc
 MARGIN = 0.15  # of a cell: added to the disc's radius, for its blurred edge
+REACH = 1.6  # cells: how far from the disc's crowd of stray line points the disc reaches
 ALPHA = (0.08, 0.85)  # the blends believed
 GUESSES = 4  # the disc's colours tried, likeliest first
 
@@ -52,8 +53,11 @@ def find_highlight(image: np.ndarray, grid: Lattice, colours: list[np.ndarray]) 
     if stray.sum() < FEWEST or stray.mean() > 0.5:  # none, or not a disc but the whole board's look
         return []
     tinted, shifts = points[stray], values[stray] - own
-    centre = np.median(tinted, axis=0)
-    near = np.linalg.norm(tinted - centre, axis=1) < 2.5 * grid.step  # one disc: drop far strays (a pipe's blur)
+    # The disc is where strays crowd: the stray with most others within REACH cells, and those
+    # near it. Lone strays elsewhere are lines blurred into a tinted cell beside them.
+    apart = np.linalg.norm(tinted[:, None, :] - tinted[None, :, :], axis=2)
+    crowd = (apart < REACH * grid.step).sum(axis=1)
+    near = apart[int(np.argmax(crowd))] < REACH * grid.step
     if near.sum() < FEWEST:
         return []
     tinted, shifts = tinted[near], shifts[near]

@@ -46,7 +46,7 @@ class Shot:
         parts = [f"{self.width}x{self.height}", "light" if self.light else "dark"]
         parts += ["played"] * (self.played > 0) + [f"jpeg{self.quality}"] * (self.quality is not None)
         extras = ["scaled"] * (self.rescale != 1.0) + ["letters"] * self.letters + ["shaped"] * self.shaped
-        extras += ["finger"] * self.finger
+        extras += ["finger"] * (self.finger and self.played > 0)
         return " ".join(parts + extras)
 
 
