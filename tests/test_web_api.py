@@ -238,9 +238,9 @@ def png(image) -> bytes:
 @pytest.mark.parametrize("quality", [None, 80])
 def test_import_reads_a_synthetic_screenshot_as_read_answers_a_file(client, quality):
     pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
-    from cpflow.vision.synthetic import Shot, make
+    from cpflow.vision.synthetic import Shot, make_played
 
-    data, puzzle = make(Shot(7, 7, (1080, 2400), played=0.5, quality=quality, seed=3))
+    data, puzzle, drawn = make_played(Shot(7, 7, (1080, 2400), played=0.5, quality=quality, seed=3))
     kind = "image/png" if quality is None else "image/jpeg"
     answer = client.post("/api/import?name=shot.png", content=data, headers={"content-type": kind})
     assert answer.status_code == 200, answer.json()
@@ -248,6 +248,12 @@ def test_import_reads_a_synthetic_screenshot_as_read_answers_a_file(client, qual
     expected = tasks.board(puzzle)
     assert endpoint_pairs(board) == endpoint_pairs(expected) and board["holes"] == []
     assert (board["file"], board["index"], set(board["colours"])) == ("shot.png", 1, set(board["endpoints"]))
+    own = {frozenset(map(tuple, ends)): colour for colour, ends in board["endpoints"].items()}
+    names = {colour: own[frozenset(ends)] for colour, ends in puzzle.endpoints.items()}
+    dots = puzzle.endpoint_colour()
+    expected_play = {(*cell, names[c]) for c, path in drawn.paths.items() for cell in path if cell not in dots}
+    assert {tuple(cell) for cell in board.pop("play")} == expected_play and expected_play
+    assert board.pop("unsure") == []
     read = client.post("/api/read", json={"puzzle": board["text"], "name": "shot.png"}).json()
     assert read == board  # the page's editor loads it as it loads a file
 

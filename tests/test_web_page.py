@@ -342,6 +342,17 @@ def test_an_imported_screenshot_is_shown_in_the_editor_to_check_then_solved(page
     assert page.is_visible("#shot-view img")  # still there to compare with
 
 
+def test_a_half_played_screenshot_is_imported_as_a_play_ready_for_hint(page, screenshot):
+    path, puzzle = screenshot
+    page.set_input_files("#shot", path)
+    page.wait_for_selector("#status:has-text('Imported starter_7x7.jpg')")
+    assert "6 cells drawn" in page.inner_text("#status")  # three pipes of three cells, less their dots
+    assert page.get_attribute("#play", "aria-pressed") == "true" and page.locator("#editor .p-cell").count() == 6
+    page.click("#hint")
+    page.wait_for_selector("#status:text-matches('^Hint \\\\(')")
+    assert marked(page, "step")
+
+
 def drop(page, name: str, data: bytes, kind: str) -> None:
     """Drop a file on the editor, as a player dragging it from their files does."""
     import base64

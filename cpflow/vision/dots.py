@@ -24,6 +24,7 @@ COVERED = 0.85  # share of the ring's points of the dot's or the board's colour 
 OUTSIDE = 0.62  # of a cell, from the centre toward each side: in the next cell, past the grid line
 CONTRAST = 10.0  # Lab distance a dot stands from the cell's corners, at least
 SMALLER = 0.8  # a disc less than this times the typical dot's radius is no dot
+WIDEST = 0.42  # of a cell: a colour reaching past this from the centre in most directions is a tint, no dot
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,11 @@ def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Lattice) -> list[Dot]
             dot = _dot_at(image, lab, lattice, row, col)
             if dot:
                 found.append(dot)
-    # All of the game's dots are one size: a smaller disc is a pipe's round end, blurred.
+    # All of the game's dots are one size: a smaller disc is a pipe's round end, blurred. A colour
+    # that fills the cell to its edges is no dot either, but a tint over an empty cell: the edge of
+    # the finger's highlight (a dot reaches 0.25 to 0.40 of a cell, such a tint 0.39 to 0.48).
     typical = float(np.median([dot.radius for dot in found])) if found else 0.0
-    return [dot for dot in found if dot.radius >= SMALLER * typical]
+    return [dot for dot in found if SMALLER * typical <= dot.radius <= WIDEST]
 
 
 def ring(lattice: Lattice, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:

@@ -43,19 +43,24 @@ def read(ask: dict, limits: Limits) -> dict:
 
 
 def screenshot(ask: dict, limits: Limits) -> dict:
-    """The puzzle a screenshot shows (`ask["image"]`, its bytes), answered as `read` answers a file."""
+    """The puzzle a screenshot shows (`ask["image"]`, its bytes), answered as `read` answers a file, with
+    the play drawn on it: `play` (`[row, column, colour]` per cell a pipe is drawn through) and `unsure`
+    (`[row, column]` per cell the reading left out)."""
     try:
-        from cpflow.vision.screenshot import read_screenshot
+        from cpflow.vision.screenshot import read
     except ImportError:
         raise ExtraMissing(NEEDS_VISION) from None
     name = ask["name"]
     try:
-        puzzle = read_screenshot(ask["image"], name=name.rsplit(".", 1)[0] or name)
+        reading = read(ask["image"], name=name.rsplit(".", 1)[0] or name)
     except ScreenshotUnreadable as error:  # worded as `cpflow import NAME` words it
         raise type(error)(f"{name}: {error}") from None
+    puzzle = reading.puzzle
     if problem := limits.size_problem(puzzle.width, puzzle.height):
         raise OverLimit(f"{name}: {problem}")
-    return {**board(puzzle), "file": name, "index": 1, "text": picture(puzzle)}
+    play = [[*cell, colour] for cell, colour in sorted(reading.play.drawn.items())]
+    unsure = [list(cell) for cell in reading.play.unsure]
+    return {**board(puzzle), "file": name, "index": 1, "text": picture(puzzle), "play": play, "unsure": unsure}
 
 
 def solve(ask: dict, limits: Limits) -> dict:

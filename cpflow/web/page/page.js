@@ -522,7 +522,13 @@ async function importShot(file) {
     loadBoard(answer, file.name, file);
     $("text").value = answer.text;
     const n = Object.keys(answer.endpoints).length;
-    say(`Imported ${file.name}: ${answer.width}x${answer.height}, ${n} colours. Check it against the screenshot and fix what is wrong, then press Solve.`, "ok");
+    const unsure = answer.unsure.length ? ` Unsure of the pipe at ${answer.unsure.length} cell${answer.unsure.length === 1 ? "" : "s"}: left out.` : "";
+    if (answer.play.length) {
+      playFrom(answer.play); // a level half played: its pipes, ready for Hint
+      say(`Imported ${file.name}: ${answer.width}x${answer.height}, ${n} colours, ${answer.play.length} cells drawn.${unsure} Check it against the screenshot, then press Hint.`, "ok");
+      return;
+    }
+    say(`Imported ${file.name}: ${answer.width}x${answer.height}, ${n} colours.${unsure} Check it against the screenshot and fix what is wrong, then press Solve.`, "ok");
   } catch (error) {
     showError(error.message);
   }

@@ -29,6 +29,7 @@ changed = function (...args) {
   drawn = new Map();
   undos = [];
   marks = null;
+  if (playing) setPlaying(false); // a new board (loaded, or made anew) starts in the editor
   boardChanged(...args);
 };
 
@@ -228,6 +229,15 @@ function setPlaying(on) {
   marks = null;
   playChanged();
   if (on) say("Play: drag from an endpoint to draw its path. Hint shows the next step; Undo takes a stroke back.");
+}
+
+function playFrom(cells) {
+  // A play read from a screenshot (`[row, column, colour]` per drawn cell): Play mode, those cells drawn.
+  setPlaying(true);
+  if (!playing) return;
+  drawn = new Map(cells.map(([r, c, colour]) => [key([r, c]), colour]));
+  undos = [];
+  playChanged();
 }
 
 function startPlay() {
