@@ -314,7 +314,7 @@ def test_a_worker_ended_while_it_starts_dies_quietly(capfd):
 
     before = signal.signal(signal.SIGTERM, as_interrupt)
     try:
-        with batch._interrupts_held():
+        with batch.interrupts_held():
             worker = batch._Worker(str, None)
             worker.process.terminate()  # before the child can set its own handlers
         worker.process.join(10)

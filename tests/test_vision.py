@@ -303,3 +303,17 @@ def test_a_damaged_picture_given_to_solve_is_refused_in_one_line(tmp_path):
     result = run("solve", path)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == f"{path}: not an image (PNG, JPEG, GIF, BMP, WebP), or a damaged one\n"
+
+
+@pytest.mark.parametrize("light", [False, True])
+def test_a_board_with_walls_is_said_not_read_yet_never_read_without_them(tmp_path, light):
+    from cpflow.workflows.generate import Order, generate_many, plain
+
+    (made,) = generate_many(Order(plain(7, 7), (5, 8), walls=4), 1, seed=2)
+    shot = tmp_path / "walls.png"
+    shot.write_bytes(draw(made.puzzle, Shot(7, 7, (1080, 2400), light=light)))
+    with pytest.raises(ScreenshotUnreadable, match="^boards with walls are not read yet"):
+        read_screenshot(shot.read_bytes())
+    result = run("import", shot, "--out", tmp_path / "walls.txt")
+    assert result.exit_code == 1 and result.stderr.startswith(f"{shot}: boards with walls are not read yet")
+    assert not (tmp_path / "walls.txt").exists()

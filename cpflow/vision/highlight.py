@@ -97,17 +97,17 @@ def _line_points(image: np.ndarray, grid: Lattice) -> tuple[np.ndarray, np.ndarr
             for t in ALONG:
                 y = grid.ys[r] + t * (grid.ys[r + 1] - grid.ys[r])
                 points.append((x, y))
-                values.append(_on_line(picture, x, y, 1, width, height))
+                values.append(line_pixel(picture, x, y, 1, width, height))
     for y in grid.ys[1:-1]:  # inner horizontal lines
         for c in range(grid.width):
             for t in ALONG:
                 x = grid.xs[c] + t * (grid.xs[c + 1] - grid.xs[c])
                 points.append((x, y))
-                values.append(_on_line(picture, x, y, 0, width, height))
+                values.append(line_pixel(picture, x, y, 0, width, height))
     return np.array(points, dtype=np.float32), np.array(values, dtype=np.float32)
 
 
-def _on_line(picture: np.ndarray, x: float, y: float, across: int, width: int, height: int) -> np.ndarray:
+def line_pixel(picture: np.ndarray, x: float, y: float, across: int, width: int, height: int) -> np.ndarray:
     """The line's pixel near (x, y): of those within one pixel across the line, the one farthest from
     the mean of the pixels three to either side (the background)."""
     col, row = int(round(x)), int(round(y))

@@ -24,6 +24,7 @@ from cpflow.vision.dots import find_dots, lab_image
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
 from cpflow.vision.pipes import Play, read_play
+from cpflow.vision.variants import unread_kind
 
 WORKING = 1280  # pixels, the working image's longer side at most
 MAX_PIXELS = 40_000_000  # a larger image is refused from its header, before it is decoded
@@ -58,6 +59,8 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
     lattice = find_lattice(vertical, horizontal)
     image, lab, dots, pairs = _without_highlight(image, lattice)
     holes = find_holes(lab, lattice, vertical, horizontal)
+    if kind := unread_kind(image, lattice, set(holes)):
+        raise ScreenshotUnreadable(f"boards with {kind} are not read yet: this one has {kind} between its cells")
     try:
         named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:

@@ -65,7 +65,7 @@ def _on_processes(
     """`work` on each item on `jobs` processes of this machine, answers in input order. A process that
     dies in an item (killed for memory, a crash in a solver's native code) leaves that item a Failed
     and a new process takes its place: a multiprocessing.Pool would wait for the lost item forever."""
-    with _interrupts_held():
+    with interrupts_held():
         workers = [_Worker(work, setup) for _ in range(jobs)]
     answers: dict[int, Answer | Failed] = {}  # by item number, until those before are given out
     given = done = 0
@@ -88,7 +88,7 @@ def _on_processes(
                     answers[number] = answer
                 if worker.number is None and not worker.process.is_alive():
                     worker.end()
-                    with _interrupts_held():
+                    with interrupts_held():
                         workers[k] = _Worker(work, setup)
             while done in answers:
                 answer = answers.pop(done)
@@ -186,11 +186,13 @@ def grade_all(puzzles: Sequence[Puzzle], where: Where | int = 1, time_limit: flo
 
 
 @contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait (where POSIX allows) while processes start, so that none takes either
-    before it has its own way with them: a child forked here keeps the parent's handlers until then,
-    and the CLI's SIGTERM handler raises KeyboardInterrupt (the parent ends its workers with SIGTERM
-    as soon as Ctrl-C comes, perhaps while one is still starting)."""
+def interrupts_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait (where POSIX allows) while the block runs, then come: while processes
+    start, so that none takes either before it has its own way with them, or while files that go
+    together are written (cpflow.workflows.generate.save). While processes start: a child forked
+    here keeps the parent's handlers until then, and the CLI's SIGTERM handler raises
+    KeyboardInterrupt (the parent ends its workers with SIGTERM as soon as Ctrl-C comes, perhaps
+    while one is still starting)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return

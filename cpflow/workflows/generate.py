@@ -32,7 +32,7 @@ from cpflow.board.grid import Cell, Node, Path, Puzzle, Rules, Solution, cell_of
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 from cpflow.board.verify import violations
 from cpflow.errors import GenerationFailed, InvalidSolution
-from cpflow.workflows.batch import Failed, Where, each
+from cpflow.workflows.batch import Failed, Where, each, interrupts_held
 from cpflow.workflows.unique import Verdict, uniqueness
 
 TRIES = 1000  # random covers per puzzle, and tries per cover, before giving up
@@ -553,8 +553,12 @@ def files(directory: pathlib.Path, stem: str) -> tuple[pathlib.Path, pathlib.Pat
 
 
 def save(made: Generated, directory: pathlib.Path, stem: str) -> tuple[pathlib.Path, pathlib.Path]:
-    """Writes STEM.txt (the puzzle) and STEM.solution.txt (its proven-unique solution)."""
+    """Writes STEM.txt (the puzzle) and STEM.solution.txt (its proven-unique solution), both or
+    neither: Ctrl-C or SIGTERM waits until the pair is written (a puzzle without its solution was
+    left once, when it came between the two)."""
     puzzle_file, solution_file = files(directory, stem)
-    puzzle_file.write_text(picture(made.puzzle))
-    solution_file.write_text(picture(made.puzzle, made.solution))
+    texts = picture(made.puzzle), picture(made.puzzle, made.solution)
+    with interrupts_held():
+        puzzle_file.write_text(texts[0])
+        solution_file.write_text(texts[1])
     return puzzle_file, solution_file
