@@ -238,7 +238,9 @@ def test_debug_writes_the_intermediate_images(tmp_path):
     data, _ = make(Shot(6, 6, (720, 1480), seed=23))
     read_screenshot(data, tmp_path / "debug")
     names = sorted(p.name for p in (tmp_path / "debug").iterdir())
-    assert names == ["0_lines.png", "1_board.png", "2_grid.png", "3_dots.png", "4_colours.png", "debug.png"]
+    assert names == [
+        "0_lines.png", "1_board.png", "2_grid.png", "3_dots.png", "4_colours.png", "5_play.png", "debug.png"
+    ]  # fmt: skip
 
 
 def test_a_file_that_is_not_an_image_or_is_missing_is_bad_usage(tmp_path):

@@ -5,8 +5,9 @@ vertical in red, horizontal in green: what the board is looked for in), `1_board
 (the board found, outlined), `2_grid.png` (its grid lines), `3_dots.png` (where each
 cell was read: white points on the cells that hold a dot, grey on the rest; holes
 crossed out),
-`4_colours.png` (each pair's two dots joined and numbered), and `debug.png`: the steps
-side by side, the board cut out, to look at first.
+`4_colours.png` (each pair's two dots joined and numbered), `5_play.png` (each cell a pipe
+was read through, a disc of its pair's colour; the cells the reading was unsure of crossed
+in red), and `debug.png`: the steps side by side, the board cut out, to look at first.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
 from cpflow.vision.dots import Dot, corners, ring
+from cpflow.vision.pipes import Play
 
 MARK = (255, 255, 255)
 OUTLINE = (0, 0, 255)
@@ -40,12 +42,15 @@ def write(
     dots: list[Dot],
     holes: set[Cell],
     named: dict[str, tuple[Dot, Dot]] | None,
+    play: Play | None = None,
 ) -> None:
-    """The board, grid, dots and (when the dots paired up) colours pictures, and all of them side by side."""
+    """The board, grid, dots and (when the dots paired up) colours and play pictures, and all of them side by side."""
     steps = [board_picture(image, lattice), grid_picture(image, lattice), dots_picture(image, lattice, dots, holes)]
     if named is not None:
         steps.append(groups_picture(image, lattice, list(named.values()), list(named)))
-    names = ["1_board.png", "2_grid.png", "3_dots.png", "4_colours.png"]
+        if play is not None:
+            steps.append(play_picture(image, lattice, play, named))
+    names = ["1_board.png", "2_grid.png", "3_dots.png", "4_colours.png", "5_play.png"]
     for name, picture in zip(names, steps, strict=False):
         cv2.imwrite(str(folder / name), picture)
     cv2.imwrite(str(folder / "debug.png"), side_by_side(steps[0], [_cut(p, lattice) for p in steps[1:]]))
@@ -104,6 +109,22 @@ def dots_picture(image: np.ndarray, lattice: Lattice, dots: list[Dot], holes: se
             for ys, xs in (ring(lattice, row, col), corners(lattice, row, col)):
                 for y, x in zip(ys, xs, strict=True):
                     cv2.circle(picture, (int(x), int(y)), 1, colour, -1)
+    return picture
+
+
+def play_picture(image: np.ndarray, lattice: Lattice, play: Play, named: dict[str, tuple[Dot, Dot]]) -> np.ndarray:
+    """Each cell read as drawn, a disc of its pair's colour outlined in white; each unsure cell crossed in red."""
+    picture = (image * 0.5).astype(np.uint8)
+    radius = max(2, round(0.18 * lattice.step))
+    for (row, col), colour in play.drawn.items():
+        x, y = (round(v) for v in lattice.centre(row, col))
+        bgr = tuple(int(v) for v in named[colour][0].bgr)
+        cv2.circle(picture, (x, y), radius, bgr, -1)
+        cv2.circle(picture, (x, y), radius, MARK, 1)
+    for row, col in play.unsure:
+        x, y = (round(v) for v in lattice.centre(row, col))
+        cv2.line(picture, (x - radius, y - radius), (x + radius, y + radius), OUTLINE, 2)
+        cv2.line(picture, (x - radius, y + radius), (x + radius, y - radius), OUTLINE, 2)
     return picture
 
 

@@ -67,14 +67,15 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
         if debug_dir is not None:
             debug.write(debug_dir, image, lattice, dots, holes, None)
         raise
+    play = read_play(lab, lattice, named, set(holes))
     if debug_dir is not None:
-        debug.write(debug_dir, image, lattice, dots, holes, named)
+        debug.write(debug_dir, image, lattice, dots, holes, named, play)
     endpoints = {colour: (a.cell, b.cell) for colour, (a, b) in named.items()}
     try:
         puzzle = Puzzle.build(lattice.width, lattice.height, endpoints, holes=holes, name=name)
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
-    return Reading(puzzle, read_play(lab, lattice, named, set(holes)))
+    return Reading(puzzle, play)
 
 
 def _without_highlight(image: np.ndarray, lattice):
