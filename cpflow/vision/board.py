@@ -50,6 +50,45 @@ class Lattice:
         """The centre of a cell, (x, y) in pixels."""
         return (self.xs[col] + self.xs[col + 1]) / 2, (self.ys[row] + self.ys[row + 1]) / 2
 
+    def segments(self, along: tuple[float, ...]) -> list[Segment]:
+        """The stretches of grid line between two cells of the board, each with its points at the
+        fractions `along` of its length (clear of a pipe crossing it in the middle, say)."""
+        found = []
+        for r in range(self.height):  # between cells side by side: part of a vertical line
+            for c in range(self.width - 1):
+                points = tuple((self.xs[c + 1], self.ys[r] + t * (self.ys[r + 1] - self.ys[r])) for t in along)
+                found.append(Segment(((r, c), (r, c + 1)), points, 1))
+        for r in range(self.height - 1):  # between cells one above the other: part of a horizontal line
+            for c in range(self.width):
+                points = tuple((self.xs[c] + t * (self.xs[c + 1] - self.xs[c]), self.ys[r + 1]) for t in along)
+                found.append(Segment(((r, c), (r + 1, c)), points, 0))
+        return found
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of grid line between two cells: the cells, points on it (x, y), and whether the
+    line runs down (`across` 1: read across it left to right) or along a row (0: top to bottom)."""
+
+    cells: tuple[tuple[int, int], tuple[int, int]]
+    points: tuple[tuple[float, float], ...]
+    across: int
+
+
+def line_pixel(picture: np.ndarray, x: float, y: float, across: int) -> np.ndarray:
+    """The line's pixel near (x, y): of those within one pixel across the line, the one farthest from
+    the mean of the pixels three to either side (the background). `picture`: float BGR."""
+    height, width = picture.shape[:2]
+    col, row = int(round(x)), int(round(y))
+    offsets = (-1, 0, 1)
+    if across:  # a vertical line: look left and right
+        near = [picture[row, min(width - 1, max(0, col + d))] for d in offsets]
+        side = (picture[row, max(0, col - 3)] + picture[row, min(width - 1, col + 3)]) / 2
+    else:
+        near = [picture[min(height - 1, max(0, row + d)), col] for d in offsets]
+        side = (picture[max(0, row - 3), col] + picture[min(height - 1, row + 3), col]) / 2
+    return max(near, key=lambda p: float(np.linalg.norm(p - side)))
+
 
 def ridges(image: np.ndarray, axis: int) -> np.ndarray:
     """Where thin lines run along `axis` (0: vertical lines, 1: horizontal ones): a 0/1 mask."""

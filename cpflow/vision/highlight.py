@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpflow.vision.board import Lattice
+from cpflow.vision.board import Lattice, line_pixel
 
 ALONG = (0.2, 0.8)  # of a cell edge: where the lines are read, clear of a pipe's band across them
 STRAY = 18.0  # BGR distance from the lines' own colour past which a line point is tinted
@@ -87,35 +87,8 @@ def unblend(image: np.ndarray, found: Highlight) -> np.ndarray:
 
 
 def _line_points(image: np.ndarray, grid: Lattice) -> tuple[np.ndarray, np.ndarray]:
-    """Points on the grid lines between the board's cells, (x, y), and their colours (BGR): on each
-    line, the pixel within one of it that stands out most from the pixels two to either side."""
-    height, width = image.shape[:2]
+    """Points on the grid lines between the board's cells, (x, y), and their colours (BGR)."""
     picture = image.astype(np.float32)
-    points, values = [], []
-    for x in grid.xs[1:-1]:  # inner vertical lines
-        for r in range(grid.height):
-            for t in ALONG:
-                y = grid.ys[r] + t * (grid.ys[r + 1] - grid.ys[r])
-                points.append((x, y))
-                values.append(line_pixel(picture, x, y, 1, width, height))
-    for y in grid.ys[1:-1]:  # inner horizontal lines
-        for c in range(grid.width):
-            for t in ALONG:
-                x = grid.xs[c] + t * (grid.xs[c + 1] - grid.xs[c])
-                points.append((x, y))
-                values.append(line_pixel(picture, x, y, 0, width, height))
-    return np.array(points, dtype=np.float32), np.array(values, dtype=np.float32)
-
-
-def line_pixel(picture: np.ndarray, x: float, y: float, across: int, width: int, height: int) -> np.ndarray:
-    """The line's pixel near (x, y): of those within one pixel across the line, the one farthest from
-    the mean of the pixels three to either side (the background)."""
-    col, row = int(round(x)), int(round(y))
-    offsets = (-1, 0, 1)
-    if across:  # a vertical line: look left and right
-        near = [picture[row, min(width - 1, max(0, col + d))] for d in offsets]
-        side = (picture[row, max(0, col - 3)] + picture[row, min(width - 1, col + 3)]) / 2
-    else:
-        near = [picture[min(height - 1, max(0, row + d)), col] for d in offsets]
-        side = (picture[max(0, row - 3), col] + picture[min(height - 1, row + 3), col]) / 2
-    return max(near, key=lambda p: float(np.linalg.norm(p - side)))
+    points = [(point, segment.across) for segment in grid.segments(ALONG) for point in segment.points]
+    values = [line_pixel(picture, x, y, across) for (x, y), across in points]
+    return np.array([point for point, _ in points], dtype=np.float32), np.array(values, dtype=np.float32)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.board import Lattice
+from cpflow.vision.board import Lattice, line_pixel
 
 ENDS = (0.2, 0.8)  # of a segment: where it is read across
 ACROSS = 0.2  # of a cell, to either side of the line: the profile read
@@ -27,48 +27,30 @@ GREY = 30  # a wall's pixels are grey: their channels this close
 def unread_kind(image: np.ndarray, grid: Lattice, holes: set[Cell]) -> str | None:
     """The kind of board the picture shows that is not read yet (`"walls"`), or None."""
     picture = image.astype(np.float32)
-    segments = []
-    for r in range(grid.height):  # the lines between cells side by side
-        for c in range(grid.width - 1):
-            if {(r, c), (r, c + 1)} & holes:
-                continue
-            x = grid.xs[c + 1]
-            segments.append([(x, grid.ys[r] + t * (grid.ys[r + 1] - grid.ys[r]), 1) for t in ENDS])
-    for r in range(grid.height - 1):  # the lines between cells one above the other
-        for c in range(grid.width):
-            if {(r, c), (r + 1, c)} & holes:
-                continue
-            y = grid.ys[r + 1]
-            segments.append([(grid.xs[c] + t * (grid.xs[c + 1] - grid.xs[c]), y, 0) for t in ENDS])
+    segments = [segment for segment in grid.segments(ENDS) if not set(segment.cells) & holes]
     if not segments:
         return None
-    lines = np.median([_profile(picture, *point, grid.step)[1] for segment in segments for point in segment], axis=0)
+    points = [(x, y, segment.across) for segment in segments for x, y in segment.points]
+    lines = np.median([line_pixel(picture, *point) for point in points], axis=0)
+    wide = max(WIDE, THICK * grid.step)
     for segment in segments:
-        if all(_bar(picture, *point, grid.step, lines) >= max(WIDE, THICK * grid.step) for point in segment):
+        if all(_bar(picture, x, y, segment.across, grid.step, lines) >= wide for x, y in segment.points):
             return "walls"
     return None
 
 
-def _profile(picture: np.ndarray, x: float, y: float, across: int, step: float) -> tuple[np.ndarray, np.ndarray]:
-    """The pixels across the line at (x, y), from ACROSS of a cell on one side to the other, and the
-    line's own pixel (the one farthest from the two ends)."""
+def _bar(picture: np.ndarray, x: float, y: float, across: int, step: float, lines: np.ndarray) -> int:
+    """How many pixels wide a light bar across the line at (x, y) is: grey pixels lighter than the
+    grid lines, and far from their colour and from both ends of the profile (the cells beside),
+    read from ACROSS of a cell on one side of the line to the other."""
     height, width = picture.shape[:2]
     reach = max(2, int(round(ACROSS * step)))
     offsets = np.arange(-reach, reach + 1)
     if across:  # a vertical line: read left to right
-        xs, ys = np.clip(np.round(x + offsets).astype(int), 0, width - 1), np.full(offsets.shape, int(round(y)))
+        xs, ys = np.round(x + offsets).astype(int), np.full(offsets.shape, int(round(y)))
     else:
-        xs, ys = np.full(offsets.shape, int(round(x))), np.clip(np.round(y + offsets).astype(int), 0, height - 1)
-    pixels = picture[ys.clip(0, height - 1), xs]
-    sides = (pixels[0] + pixels[-1]) / 2
-    middle = pixels[reach - 1 : reach + 2]
-    return pixels, middle[int(np.argmax(np.linalg.norm(middle - sides, axis=1)))]
-
-
-def _bar(picture: np.ndarray, x: float, y: float, across: int, step: float, lines: np.ndarray) -> int:
-    """How many pixels wide a light bar across the line at (x, y) is: grey pixels lighter than the
-    grid lines, and far from their colour and from both ends of the profile (the cells beside)."""
-    pixels, _ = _profile(picture, x, y, across, step)
+        xs, ys = np.full(offsets.shape, int(round(x))), np.round(y + offsets).astype(int)
+    pixels = picture[ys.clip(0, height - 1), xs.clip(0, width - 1)]
     grey = pixels.max(axis=1) - pixels.min(axis=1) <= GREY
     lighter = pixels.mean(axis=1) > lines.mean() + APART
     far = (
