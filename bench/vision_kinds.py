@@ -62,9 +62,9 @@ def judge(puzzle: Puzzle, drawn: Solution, shot: Shot) -> str:
         return "wrong"
     names = {frozenset(ends): colour for colour, ends in puzzle.endpoints.items()}
     own = {colour: names[frozenset(ends)] for colour, ends in found.endpoints.items()}
-    dots = {cell_of(n) for ends in puzzle.endpoints.values() for n in ends}
-    truth = {cell_of(n): k for k, path in drawn.paths.items() for n in path if cell_of(n) not in dots}
-    play = {cell: own[colour] for cell, colour in reading.play.drawn.items()}
+    dots = {n for ends in puzzle.endpoints.values() for n in ends}
+    truth = {n: k for k, path in drawn.paths.items() for n in path if n not in dots}
+    play = {node: own[colour] for node, colour in reading.play.drawn.items()}
     return "exact" if play == truth else "wrong"
 
 
@@ -72,10 +72,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=50, help="screenshots per kind and per unsolved/half played")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default=",".join(KINDS), help="which kinds, comma-separated")
     args = parser.parse_args()
     print("| kind | played | screenshots | exact | said in one line | wrong board or play |")
     print("|---|---|---|---|---|---|")
-    for name, has in KINDS.items():
+    for name in args.kinds.split(","):
+        has = KINDS[name]
         for played in (False, True):
             rng, counts = random.Random(f"{args.seed}:{name}:{played}"), Counter()
             for k in range(args.count):

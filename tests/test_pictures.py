@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from conftest import LARGE, PUZZLES, VARIANTS, ZUCKER, board, needs_variants, project_puzzles, variant_levels
 from cpflow.board.formats import load, load_solution, load_with_solutions, parse
 from cpflow.board.geometry import centre
-from cpflow.board.grid import cell_of
+from cpflow.board.grid import cell_of, lattice
 from cpflow.cli import app
 from cpflow.engines.registry import solve
 from cpflow.pictures import raster
@@ -52,12 +52,20 @@ def warp_steps(puzzle, solution) -> int:
     return sum(not puzzle.touches(cell_of(u), cell_of(w)) for p in solution.paths.values() for u, w in pairwise(p))
 
 
+def border_sides(puzzle) -> int:
+    """The sides of board cells with no board cell beyond (walls and warps aside: a warp leaves by one)."""
+    on, sides = set(puzzle.cells), {"square": 4, "hex": 6}[puzzle.shape]
+    beyond = sum(sides - len(set(lattice(puzzle.shape, puzzle.width, puzzle.height, cell)) & on) for cell in on)
+    return beyond - 2 * len(puzzle.warps())
+
+
 def expected_shapes(puzzle, solution) -> dict[str, int]:
     warps = warp_steps(puzzle, solution)
     crossed = len(puzzle.bridges())  # the game's bridges are always crossed both ways
     found = {"background": 1, "cell": len(puzzle.cells), "dot": 2 * len(puzzle.colours)}
-    found |= {"pipe": len(puzzle.colours) + warps, "wall": len(puzzle.walls()), "warp": 2 * warps}
-    found |= {"gap": crossed, "overpass": crossed}
+    found |= {"pipe": len(puzzle.colours) + warps, "wall": len(puzzle.walls())}
+    found |= {"gap": crossed, "overpass": crossed, "bridge": crossed, "warp": 2 * warps + 2 * len(puzzle.warps())}
+    found["border"] = border_sides(puzzle)
     return {kind: n for kind, n in found.items() if n}
 
 

@@ -307,15 +307,52 @@ def test_a_damaged_picture_given_to_solve_is_refused_in_one_line(tmp_path):
     assert result.stderr == f"{path}: not an image (PNG, JPEG, GIF, BMP, WebP), or a damaged one\n"
 
 
-@pytest.mark.parametrize("light", [False, True])
-def test_a_board_with_walls_is_said_not_read_yet_never_read_without_them(tmp_path, light):
+KINDS = {"holes": {"holes": 6}, "walls": {"walls": 5}, "bridges": {"bridges": 2}, "warps": {"warps": 2}}
+
+
+def shape_of(puzzle: Puzzle) -> dict[str, list]:
+    """What a board has besides its dots: holes, walls, bridges and warps."""
+    return {"holes": puzzle.holes(), "walls": puzzle.walls(), "bridges": puzzle.bridges(), "warps": puzzle.warps()}
+
+
+@pytest.mark.parametrize("light", [False, True], ids=["dark", "light"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_board_of_each_kind_imports_exactly_with_its_play(tmp_path, kind, light):
+    from cpflow.workflows.generate import Order, default_colours, generate_many, plain
+
+    order = Order(plain(8, 8), default_colours(8, 8, KINDS[kind].get("holes", 0)), **KINDS[kind])
+    (made,) = generate_many(order, 1, seed=3)
+    half = replace(made.solution, paths={k: p[: len(p) // 2 + 1] for k, p in made.solution.paths.items()})
+    shot = tmp_path / f"{kind}.png"
+    shot.write_bytes(draw(made.puzzle, Shot(8, 8, (1080, 2400), light=light, quality=85), half))
+    result = run("import", shot, "--out", tmp_path / "board.txt", "--play", tmp_path / "play.txt")
+    assert result.exit_code == 0, result.output
+    (read_back,) = load(tmp_path / "board.txt")
+    assert shape_of(read_back) == shape_of(made.puzzle) and shape_of(made.puzzle)[kind]
+    assert pairs(read_back) == pairs(made.puzzle)
+    play = load_play(read_back, tmp_path / "play.txt")
+    lanes = {node for node in drawn_cells(made.puzzle, half) if len(node) == 3}  # a play file marks a bridge `+`
+    assert renamed(read_back, made.puzzle, play) == {
+        node: colour for node, colour in drawn_cells(made.puzzle, half).items() if node not in lanes
+    }
+    reading = read(shot.read_bytes())  # the library's reading has the lanes
+    assert renamed(reading.puzzle, made.puzzle, reading.play.drawn) == drawn_cells(made.puzzle, half)
+
+
+def test_an_opening_in_the_border_with_no_other_end_is_said_never_read_as_a_warp():
+    from PIL import Image, ImageDraw
+
     from cpflow.workflows.generate import Order, generate_many, plain
 
-    (made,) = generate_many(Order(plain(7, 7), (5, 8), walls=4), 1, seed=2)
-    shot = tmp_path / "walls.png"
-    shot.write_bytes(draw(made.puzzle, Shot(7, 7, (1080, 2400), light=light)))
-    with pytest.raises(ScreenshotUnreadable, match="^boards with walls are not read yet"):
-        read_screenshot(shot.read_bytes())
-    result = run("import", shot, "--out", tmp_path / "walls.txt")
-    assert result.exit_code == 1 and result.stderr.startswith(f"{shot}: boards with walls are not read yet")
-    assert not (tmp_path / "walls.txt").exists()
+    (made,) = generate_many(Order(plain(7, 7), (5, 8), warps=1), 1, seed=2)
+    ((a, b),) = made.puzzle.warps()  # a: the end on the left (a row's warp) or at the top (a column's)
+    picture = Image.open(io.BytesIO(draw(made.puzzle, Shot(7, 7, (1080, 2400)))))
+    left, top, step = _board_box(picture)
+    x, y = left + a[1] * step, top + a[0] * step  # the opening's first corner
+    across = a[0] == b[0]  # a row's warp leaves by the left side
+    side = [(x + 3, y), (x + 3, y + step)] if across else [(x, y + 3), (x + step, y + 3)]
+    ImageDraw.Draw(picture).line(side, fill=(230, 230, 230), width=6)  # the border drawn over that end
+    out = io.BytesIO()
+    picture.save(out, format="PNG")
+    with pytest.raises(ScreenshotUnreadable, match="^an opening in the board's border at row .* has no other end"):
+        read(out.getvalue())

@@ -129,6 +129,20 @@ def picture(puzzle: Puzzle, solution: Solution | None = None, fmt: str = "auto")
         return graphjson.write_graph(puzzle, solution)
 
 
+def drawn_paths(play: Puzzle) -> Solution:
+    """A play's drawn nodes as a partial solution: each colour's nodes (not a path), for writing."""
+    drawn: dict[Colour, list[Node]] = {}
+    for node, colour in play.drawn.items():
+        drawn.setdefault(colour, []).append(node)
+    return Solution({colour: tuple(nodes) for colour, nodes in drawn.items()})
+
+
+def play_text(play: Puzzle) -> str:
+    """A play as a file `hint --play` reads: the board as text with the drawn cells coloured (the
+    board format marks a bridge `+` whatever crosses it, so a bridge's lanes are not written)."""
+    return picture(play, drawn_paths(play))
+
+
 def rows(puzzle: Puzzle, solution: Solution | None = None) -> list[str]:
     """The board's rows as text, one string a row, for JSON records and printing."""
     if puzzle.is_plain():

@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from cpflow.board.formats import picture
+from cpflow.board.formats import picture, play_text
 from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
 from cpflow.cli.options import DEFAULT_ENGINE, EngineOption
@@ -63,7 +63,6 @@ def show_imported(
 ) -> int:
     """Read `shot` and print its puzzle (or write it to `out`, and its play to `play`); with `solve`, solve it too."""
     from cpflow.deduce.sentences import cells
-    from cpflow.workflows.records import play_rows
     from cpflow.workflows.shots import read_shot
 
     reading = read_shot(shot, debug)
@@ -72,7 +71,7 @@ def show_imported(
         stderr(f"{shot}: unsure of the pipe at {cells(reading.play.unsure)}: left out of the play")
     texts = {out: picture(puzzle)}
     if play is not None:
-        texts[play] = "\n".join(play_rows(reading.played())) + "\n"
+        texts[play] = play_text(reading.played())
     for path, text in texts.items():
         if path is None:
             print(text, end="")

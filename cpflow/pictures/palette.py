@@ -36,6 +36,8 @@ GAME: dict[str, RGB] = {
 BACKGROUND: RGB = (0, 0, 0)
 GRID: RGB = (70, 70, 70)
 WALL: RGB = (230, 230, 230)
+TILE: RGB = (130, 130, 130)  # a bridge's tile
+TUNNEL: RGB = (150, 150, 150)  # the chevrons at a warp's ends, before a path takes it
 GOLDEN = 137.50776405003785  # degrees
 
 

@@ -12,28 +12,34 @@ from typing import cast
 from PIL import Image, ImageDraw, ImageFont
 
 from cpflow.board.geometry import Point
-from cpflow.pictures.palette import BACKGROUND, GRID, RGB, WALL, ink
-from cpflow.pictures.scene import DOT, PIPE, Scene
+from cpflow.pictures.palette import GRID, RGB, TILE, ink
+from cpflow.pictures.scene import BORDER_WIDTH, DOT, GAP, PIPE, WALL_WIDTH, Scene
 from cpflow.pictures.svg import chevron
 
 SUPERSAMPLE = 2
+BORDER_MOST = 8  # pixels: the border's width at most
 
 
 def image(picture: Scene, scale: float, supersample: int = SUPERSAMPLE) -> Image.Image:
     """The scene drawn `scale` pixels per cell (at `supersample` times that, then scaled down)."""
     k = scale * supersample
     size = (max(1, round(picture.width * k)), max(1, round(picture.height * k)))
-    canvas = Image.new("RGB", size, BACKGROUND)
+    canvas = Image.new("RGB", size, picture.background)
     draw = ImageDraw.Draw(canvas)
     grid = max(1, round(0.03 * k))
     for corners, fill in picture.cells:
         draw.polygon(_at(corners, k), fill=fill, outline=GRID, width=grid)
+    border = min(BORDER_WIDTH * scale, BORDER_MOST) * supersample  # pixels: a thin line on a big board too
+    for edge in picture.border:
+        _line(draw, _at(edge.inside(border / k), k), picture.edge, border)
     for a, b in picture.walls:
-        _line(draw, _at([a, b], k), WALL, 0.14 * k)
+        _line(draw, _at([a, b], k), picture.edge, WALL_WIDTH * k)
+    for corners in picture.tiles:
+        draw.rounded_rectangle(_box(_at(corners, k)), radius=0.08 * k, fill=TILE)
     for pipe in picture.pipes:
         _line(draw, _at(pipe.points, k), pipe.rgb, PIPE * k)
     for pipe in picture.overpasses:
-        draw.line(_at(pipe.points, k), fill=BACKGROUND, width=round(PIPE * 1.7 * k))
+        draw.line(_at(pipe.points, k), fill=picture.background, width=round(GAP * k))
         draw.line(_at(pipe.points, k), fill=pipe.rgb, width=round(PIPE * k))
     for at, direction, rgb in picture.warps:
         _line(draw, _at(chevron(at, direction), k), rgb, 0.1 * k)
@@ -100,6 +106,11 @@ def _line(draw: ImageDraw.ImageDraw, points: list[Point], rgb: RGB, width: float
     r = width / 2
     for x, y in (points[0], points[-1]):
         draw.ellipse((x - r, y - r, x + r, y + r), fill=rgb)
+
+
+def _box(points: list[Point]) -> tuple[float, float, float, float]:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _at(points: Sequence[Point], k: float) -> list[Point]:

@@ -2,21 +2,27 @@
 
 The game's look: a black background, a thin grid, each path's cells tinted in its
 colour, thick round pipes through the cell centres, a dot on each endpoint, light bars
-for walls, a chevron where a path leaves by a warp and where it comes back, and on a
-bridge the across pipe passing over the down pipe.
+for walls and a thinner one round the board (its border, open where a warp leaves), a
+grey chevron at each end of a warp (in a path's colour once the path takes it), a grey
+tile on each bridge, and on a bridge the across pipe passing over the down pipe.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 from cpflow.board.geometry import Point, away, centre, extent, outline, shared_side
 from cpflow.board.grid import ACROSS, Cell, Colour, Node, Puzzle, Solution, cell_of
-from cpflow.pictures.palette import BACKGROUND, RGB, blend, colours
+from cpflow.pictures.palette import BACKGROUND, RGB, TUNNEL, WALL, blend, colours
 
 PIPE = 0.36  # pipe width, in cell units
+WALL_WIDTH = 0.14
+BORDER_WIDTH = 0.1
+GAP = 1.4 * PIPE  # the gap round a pipe passing over a bridge: narrower than the tile
 DOT = 0.32  # endpoint radius
 TINT = 0.25  # how much of its colour a path's cell takes
 
@@ -28,6 +34,21 @@ class Pipe:
     colour: Colour
     rgb: RGB
     points: list[Point]
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A side of a cell on the board's edge, and the unit vector into the cell: a border is drawn
+    inside its cell, along the side (so never cut off at the picture's edge)."""
+
+    a: Point
+    b: Point
+    inward: Point
+
+    def inside(self, width: float) -> tuple[Point, Point]:
+        """The side moved half of `width` into its cell: where a line that wide is drawn."""
+        dx, dy = (width / 2 * v for v in self.inward)
+        return (self.a[0] + dx, self.a[1] + dy), (self.b[0] + dx, self.b[1] + dy)
 
 
 @dataclass(frozen=True)
@@ -45,12 +66,16 @@ class Scene:
     width: float
     height: float
     cells: list[tuple[list[Point], RGB]] = field(default_factory=list)  # outline, fill
+    border: list[Edge] = field(default_factory=list)  # the board's edge, side by side
     walls: list[tuple[Point, Point]] = field(default_factory=list)
+    tiles: list[list[Point]] = field(default_factory=list)  # a bridge's tile, under its pipes
     pipes: list[Pipe] = field(default_factory=list)
     overpasses: list[Pipe] = field(default_factory=list)  # bridge pipes drawn over the rest
     warps: list[tuple[Point, Point, RGB]] = field(default_factory=list)  # edge point, outward direction, colour
     dots: list[Dot] = field(default_factory=list)
     marks: list[list[Point]] = field(default_factory=list)  # outlines of highlighted cells
+    background: RGB = BACKGROUND  # the page, showing through holes and round the board
+    edge: RGB = WALL  # walls and the border
 
 
 def scene(
@@ -68,7 +93,7 @@ def scene(
         k: path[: steps + 1] if steps is not None else path for k, path in (solution.paths if solution else {}).items()
     }
     _cells(picture, puzzle, paths, rgb)
-    picture.walls = [side for a, b in puzzle.walls() if (side := shared_side(puzzle.shape, a, b))]
+    _board(picture, puzzle)
     for colour, path in paths.items():
         _pipes(picture, puzzle, colour, rgb[colour], path)
     _overpasses(picture, puzzle, paths, rgb)
@@ -94,6 +119,42 @@ def _cells(picture: Scene, puzzle: Puzzle, paths: dict[Colour, tuple[Node, ...]]
     for cell in puzzle.cells:
         fill = blend(tint[cell], BACKGROUND, TINT) if cell in tint else BACKGROUND
         picture.cells.append((outline(puzzle.shape, cell), fill))
+
+
+def _board(picture: Scene, puzzle: Puzzle) -> None:
+    """What the board has besides its cells: its border (each side of a cell with no board cell
+    beyond, less the sides warps leave by), walls, bridge tiles, and a grey chevron at each warp's ends."""
+    shape, warps = puzzle.shape, puzzle.warps()
+    ends = [_edge(shape, a, b) for first, second in warps for a, b in ((first, second), (second, first))]
+    sides = [(a, b) for cell in puzzle.cells for a, b in _sides(outline(shape, cell))]
+    drawn = Counter(_key(a, b) for a, b in sides)  # a side two cells share is drawn twice
+    leaving = {_key(at, at) for at, _ in ends}
+    picture.border = [
+        Edge(*side, _inward(side, centre(shape, cell)))
+        for cell in puzzle.cells
+        for side in _sides(outline(shape, cell))
+        if drawn[_key(*side)] == 1 and _key(*side) not in leaving
+    ]
+    picture.walls = [side for a, b in puzzle.walls() if (side := shared_side(shape, a, b))]
+    picture.tiles = [_inset(outline(shape, cell), centre(shape, cell)) for cell in puzzle.bridges()]
+    picture.warps = [(at, direction, TUNNEL) for at, direction in ends]
+
+
+def _sides(corners: list[Point]) -> list[tuple[Point, Point]]:
+    return list(zip(corners, corners[1:] + corners[:1], strict=True))
+
+
+def _inward(side: tuple[Point, Point], middle: Point) -> Point:
+    """The unit vector from the side's middle toward the cell's."""
+    (a, b) = side
+    dx, dy = middle[0] - (a[0] + b[0]) / 2, middle[1] - (a[1] + b[1]) / 2
+    length = math.hypot(dx, dy)
+    return dx / length, dy / length
+
+
+def _key(a: Point, b: Point) -> Point:
+    """A side by its middle, rounded (the same side of two cells, drawn from either)."""
+    return round((a[0] + b[0]) / 2, 6), round((a[1] + b[1]) / 2, 6)
 
 
 def _pipes(picture: Scene, puzzle: Puzzle, colour: Colour, rgb: RGB, path: tuple[Node, ...]) -> None:
@@ -134,7 +195,7 @@ def edges_scene(puzzle: Puzzle, edges: dict[Colour, list[tuple[Node, Node]]]) ->
     picture = Scene(width, height)
     rgb = colours(puzzle)
     _cells(picture, puzzle, {colour: tuple(n for edge in pairs for n in edge) for colour, pairs in edges.items()}, rgb)
-    picture.walls = [side for a, b in puzzle.walls() if (side := shared_side(puzzle.shape, a, b))]
+    _board(picture, puzzle)
     for colour, pairs in edges.items():
         for a, b in pairs:
             _pipes(picture, puzzle, colour, rgb[colour], (a, b))
@@ -148,11 +209,14 @@ def edges_scene(puzzle: Puzzle, edges: dict[Colour, list[tuple[Node, Node]]]) ->
 
 def beside(scenes: list[Scene], gap: float = 0.6) -> Scene:
     """The scenes side by side, left to right, `gap` cells apart (two solutions of one puzzle, say)."""
-    whole = Scene(sum(s.width for s in scenes) + gap * (len(scenes) - 1), max(s.height for s in scenes))
+    width, height = sum(s.width for s in scenes) + gap * (len(scenes) - 1), max(s.height for s in scenes)
+    whole = Scene(width, height, background=scenes[0].background, edge=scenes[0].edge)
     dx = 0.0
     for part in scenes:
         whole.cells += [(_shift(corners, dx), fill) for corners, fill in part.cells]
+        whole.border += [Edge((e.a[0] + dx, e.a[1]), (e.b[0] + dx, e.b[1]), e.inward) for e in part.border]
         whole.walls += [(first, second) for first, second in (_shift(side, dx) for side in part.walls)]
+        whole.tiles += [_shift(corners, dx) for corners in part.tiles]
         whole.pipes += [Pipe(p.colour, p.rgb, _shift(p.points, dx)) for p in part.pipes]
         whole.overpasses += [Pipe(p.colour, p.rgb, _shift(p.points, dx)) for p in part.overpasses]
         whole.warps += [(_shift([at], dx)[0], direction, rgb) for at, direction, rgb in part.warps]

@@ -1,7 +1,7 @@
 """A scene as SVG text, still or animated (each pipe drawn from its start), with the standard library.
 
-Elements carry classes a reader can count: `cell`, `wall`, `pipe`, `overpass`, `warp`,
-`dot`, `label`, `mark`; pipes and dots carry `data-colour`.
+Elements carry classes a reader can count: `cell`, `border`, `wall`, `bridge`, `pipe`,
+`overpass`, `warp`, `dot`, `label`, `mark`; pipes and dots carry `data-colour`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from cpflow.board.geometry import Point
-from cpflow.pictures.palette import BACKGROUND, GRID, WALL, hex_code, ink
-from cpflow.pictures.scene import DOT, PIPE, Scene
+from cpflow.pictures.palette import GRID, TILE, hex_code, ink
+from cpflow.pictures.scene import BORDER_WIDTH, DOT, GAP, PIPE, WALL_WIDTH, Scene
 
 SVG = "http://www.w3.org/2000/svg"
 
@@ -26,12 +26,17 @@ def svg(picture: Scene, scale: float, animate: float | None = None) -> str:
         viewBox=f"0 0 {_n(picture.width)} {_n(picture.height)}",
     )
     ET.SubElement(
-        root, "rect", {"class": "background", "width": "100%", "height": "100%", "fill": hex_code(BACKGROUND)}
+        root, "rect", {"class": "background", "width": "100%", "height": "100%", "fill": hex_code(picture.background)}
     )
     grid = ET.SubElement(root, "g", {"stroke": hex_code(GRID), "stroke-width": _n(max(0.03, 1 / scale))})
     for corners, fill in picture.cells:
         ET.SubElement(grid, "polygon", {"class": "cell", "points": _points(corners), "fill": hex_code(fill)})
-    _walls(root, picture)
+    _edges(root, "border", [edge.inside(BORDER_WIDTH) for edge in picture.border], hex_code(picture.edge), BORDER_WIDTH)
+    _edges(root, "wall", picture.walls, hex_code(picture.edge), WALL_WIDTH)
+    for corners in picture.tiles:
+        (left, top), (right, bottom) = corners[0], corners[2]
+        box = {"x": _n(left), "y": _n(top), "width": _n(right - left), "height": _n(bottom - top), "rx": "0.08"}
+        ET.SubElement(root, "rect", {"class": "bridge", **box, "fill": hex_code(TILE)})
     for pipe in picture.pipes:
         line = _pipe(root, "pipe", pipe.points, hex_code(pipe.rgb), PIPE, pipe.colour)
         if animate:
@@ -39,7 +44,7 @@ def svg(picture: Scene, scale: float, animate: float | None = None) -> str:
             line.set("stroke-dasharray", "1")
             ET.SubElement(line, "animate", attributeName="stroke-dashoffset", values="1;0", dur=f"{animate}s")
     for pipe in picture.overpasses:
-        _pipe(root, "gap", pipe.points, hex_code(BACKGROUND), PIPE * 1.7, None, cap="butt")
+        _pipe(root, "gap", pipe.points, hex_code(picture.background), GAP, None, cap="butt")
         _pipe(root, "overpass", pipe.points, hex_code(pipe.rgb), PIPE, pipe.colour, cap="butt")
     for at, direction, rgb in picture.warps:
         _pipe(root, "warp", chevron(at, direction), hex_code(rgb), 0.1, None)
@@ -58,10 +63,10 @@ def chevron(at: Point, direction: Point) -> list[Point]:
     return [(x - 0.1 * dx + 0.2 * px, y - 0.1 * dy + 0.2 * py), tip, (x - 0.1 * dx - 0.2 * px, y - 0.1 * dy - 0.2 * py)]
 
 
-def _walls(root: ET.Element, picture: Scene) -> None:
-    for (x1, y1), (x2, y2) in picture.walls:
-        attributes = {"class": "wall", "x1": _n(x1), "y1": _n(y1), "x2": _n(x2), "y2": _n(y2)}
-        ET.SubElement(root, "line", attributes, stroke=hex_code(WALL), **{"stroke-width": "0.14"})
+def _edges(root: ET.Element, kind: str, sides, colour: str, width: float) -> None:
+    for (x1, y1), (x2, y2) in sides:
+        attributes = {"class": kind, "x1": _n(x1), "y1": _n(y1), "x2": _n(x2), "y2": _n(y2)}
+        ET.SubElement(root, "line", attributes, stroke=colour, **{"stroke-width": _n(width)})
         root[-1].set("stroke-linecap", "round")
 
 

@@ -50,19 +50,24 @@ class Lattice:
         """The centre of a cell, (x, y) in pixels."""
         return (self.xs[col] + self.xs[col + 1]) / 2, (self.ys[row] + self.ys[row + 1]) / 2
 
-    def segments(self, along: tuple[float, ...]) -> list[Segment]:
-        """The stretches of grid line between two cells of the board, each with its points at the
-        fractions `along` of its length (clear of a pipe crossing it in the middle, say)."""
+    def segments(self, along: tuple[float, ...], outer: bool = False) -> list[Segment]:
+        """The stretches of grid line between two cells of the lattice, each with its points at the
+        fractions `along` of its length (clear of a pipe crossing it in the middle, say); with
+        `outer`, the lattice's edge too, between a cell and the cell beyond (off the lattice)."""
         found = []
+        first = -1 if outer else 0
         for r in range(self.height):  # between cells side by side: part of a vertical line
-            for c in range(self.width - 1):
+            for c in range(first, self.width - 1 - first):
                 points = tuple((self.xs[c + 1], self.ys[r] + t * (self.ys[r + 1] - self.ys[r])) for t in along)
                 found.append(Segment(((r, c), (r, c + 1)), points, 1))
-        for r in range(self.height - 1):  # between cells one above the other: part of a horizontal line
+        for r in range(first, self.height - 1 - first):  # between cells one above the other: a horizontal line
             for c in range(self.width):
                 points = tuple((self.xs[c] + t * (self.xs[c + 1] - self.xs[c]), self.ys[r + 1]) for t in along)
                 found.append(Segment(((r, c), (r + 1, c)), points, 0))
         return found
+
+    def inside(self, cell: tuple[int, int]) -> bool:
+        return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
 
 
 @dataclass(frozen=True)

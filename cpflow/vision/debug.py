@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cpflow.board.grid import Cell
+from cpflow.board.grid import Cell, cell_of
 from cpflow.vision.board import Lattice
 from cpflow.vision.dots import Dot, corners, ring
 from cpflow.vision.pipes import Play
@@ -116,8 +116,8 @@ def play_picture(image: np.ndarray, lattice: Lattice, play: Play, named: dict[st
     """Each cell read as drawn, a disc of its pair's colour outlined in white; each unsure cell crossed in red."""
     picture = (image * 0.5).astype(np.uint8)
     radius = max(2, round(0.18 * lattice.step))
-    for (row, col), colour in play.drawn.items():
-        x, y = (round(v) for v in lattice.centre(row, col))
+    for node, colour in play.drawn.items():
+        x, y = (round(v) for v in lattice.centre(*cell_of(node)))
         bgr = tuple(int(v) for v in named[colour][0].bgr)
         cv2.circle(picture, (x, y), radius, bgr, -1)
         cv2.circle(picture, (x, y), radius, MARK, 1)

@@ -83,13 +83,13 @@ def _pipe_sides(lab: np.ndarray, lattice: Lattice, row: int, col: int, colour: n
     spread = np.array([-0.06, 0.0, 0.06]) * lattice.step
     sides = 0
     for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        if not lattice.inside((row + dr, col + dc)):
+            continue  # no cell beyond to run into (a border as light as the dot may stand there)
         xs, ys = x + dc * reach + (spread if dr else 0), y + dr * reach + (spread if dc else 0)
         points = lab[np.round(ys).astype(int).clip(0, height - 1), np.round(xs).astype(int).clip(0, width - 1)]
         probe = np.median(np.atleast_2d(points), axis=0)
-        backgrounds = [board]
-        if 0 <= row + dr < lattice.height and 0 <= col + dc < lattice.width:
-            cy, cx = corners(lattice, row + dr, col + dc)
-            backgrounds.append(np.median(lab[cy.clip(0, height - 1), cx.clip(0, width - 1)], axis=0))
+        cy, cx = corners(lattice, row + dr, col + dc)
+        backgrounds = [board, np.median(lab[cy.clip(0, height - 1), cx.clip(0, width - 1)], axis=0)]
         to_dot = np.linalg.norm(probe - colour)
         sides += bool(to_dot < SAME and all(to_dot < np.linalg.norm(probe - b) for b in backgrounds))
     return sides

@@ -1,9 +1,14 @@
-"""Finding the holes of a shaped board (the game's hourglass, worm and amoeba packs).
+"""Finding the holes of a shaped board (the game's hourglass, worm and amoeba packs, and holes
+anywhere in a generated board).
 
-The board is drawn cell by cell, each cell outlined, and a hole is left as bare
-background: so a hole is a bare cell (neither a dot nor a pipe in it) with a side that
-has no line, toward another bare cell or off the board. A hole walled in on all four sides by
-board cells cannot be told from an empty cell; the game's shapes have none.
+Every cell of the board is outlined by a thin grid line, and a hole is bare page: no dot,
+no pipe, and no grid line of its own (cpflow.vision.sides). So a bare cell is a hole when
+each side of it is the border of the cell beside it (a bar), or nothing toward another
+bare cell or the page (a line can vanish into a pipe's tint, but not between two bare
+cells). Two bare cells with nothing between them are holes too, whatever their other
+sides, and on a board drawn without a border (a bar round it), so is a bare cell with
+nothing toward the page, on an edge of the lattice whose line is seen along most of it (a
+faint outer line, half drawn or blurred away, says nothing).
 """
 
 from __future__ import annotations
@@ -13,64 +18,49 @@ import numpy as np
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
 from cpflow.vision.dots import corners
+from cpflow.vision.sides import Side, Sides, bordered
 
-SIDE = 0.5  # share of a side's length along which a line must be seen for the side to be drawn
 EDGE = 0.3  # share of an outer line that must be seen for its gaps to mark holes
 BARE = 10.0  # Lab distance, at most, between a bare cell's middle and its corners
 
 
-def find_holes(lab: np.ndarray, lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> set[Cell]:
-    """The cells of the lattice that are not on the board (`vertical`, `horizontal`: the line masks).
-
-    A missing side counts only between two bare cells (a pipe's tint can hide the line
-    beside it, but a pipe's cell is never bare), or toward the outside on an edge of the
-    lattice whose line is seen along most of it (a faint outer line, half drawn or
-    blurred away in a small picture, says nothing).
-    """
+def find_holes(lab: np.ndarray, lattice: Lattice, sides: Sides) -> set[Cell]:
+    """The cells of the lattice that are not on the board."""
     cells = [(row, col) for row in range(lattice.height) for col in range(lattice.width)]
-    drawn = {cell: _drawn(lattice, vertical, horizontal, *cell) for cell in cells}
     bare = {cell for cell in cells if _bare(lab, lattice, *cell)}
-    edges = _edges_seen(lattice, drawn)
+    edges = [] if bordered(sides, lattice, set()) else _edges_seen(lattice, sides)
     holes = set()
     for row, col in bare:
         beyond = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
-        for side, (seen, (r, c)) in enumerate(zip(drawn[row, col], beyond, strict=True)):
-            outside = not (0 <= r < lattice.height and 0 <= c < lattice.width)
-            if not seen and ((outside and edges[side]) or (r, c) in bare):
+        around = [sides[(row, col), other] for other in beyond]
+        if all(
+            _page(kind, other in bare or not lattice.inside(other)) for kind, other in zip(around, beyond, strict=True)
+        ):
+            holes.add((row, col))
+        for side, (kind, other) in enumerate(zip(around, beyond, strict=True)):
+            outside = not lattice.inside(other)
+            if kind is Side.NOTHING and (other in bare or (outside and edges and edges[side])):
                 holes.add((row, col))
     return holes
 
 
-def _edges_seen(lattice: Lattice, drawn: dict[Cell, list[bool]]) -> list[bool]:
+def _page(side: Side, toward_bare: bool) -> bool:
+    """Whether a side can be a hole's: the border of a board cell beside it (a bar), or, toward
+    another bare cell or the page, nothing (a grid line is a board cell's own; and one that vanishes
+    into a pipe's tint says nothing of the cell beside that tint)."""
+    return side is Side.BAR or (side is Side.NOTHING and toward_bare)
+
+
+def _edges_seen(lattice: Lattice, sides: Sides) -> list[bool]:
     """Whether each outer line of the lattice (top, bottom, left, right) is seen along most of its cells."""
     last_row, last_col = lattice.height - 1, lattice.width - 1
     along = [
-        [drawn[0, c][0] for c in range(lattice.width)],
-        [drawn[last_row, c][1] for c in range(lattice.width)],
-        [drawn[r, 0][2] for r in range(lattice.height)],
-        [drawn[r, last_col][3] for r in range(lattice.height)],
+        [sides[(0, c), (-1, c)] for c in range(lattice.width)],
+        [sides[(last_row, c), (last_row + 1, c)] for c in range(lattice.width)],
+        [sides[(r, 0), (r, -1)] for r in range(lattice.height)],
+        [sides[(r, last_col), (r, last_col + 1)] for r in range(lattice.height)],
     ]
-    return [sum(sides) >= EDGE * len(sides) for sides in along]
-
-
-def _drawn(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray, row: int, col: int) -> list[bool]:
-    """Whether each side of the cell (top, bottom, left, right) has its line."""
-    top, bottom, left, right = lattice.ys[row], lattice.ys[row + 1], lattice.xs[col], lattice.xs[col + 1]
-    return [
-        _seen(horizontal, top, left, right, across=True),
-        _seen(horizontal, bottom, left, right, across=True),
-        _seen(vertical, left, top, bottom, across=False),
-        _seen(vertical, right, top, bottom, across=False),
-    ]
-
-
-def _seen(mask: np.ndarray, at: float, start: float, stop: float, across: bool) -> bool:
-    """Whether a line runs at `at` (a row when `across`, else a column) over most of start..stop."""
-    inset = 0.2 * (stop - start)  # clear of the corners, where the crossing line is
-    low, high = round(start + inset), round(stop - inset)
-    near = slice(max(0, round(at) - 3), round(at) + 4)  # an outer line is drawn inside the board
-    band = mask[near, low:high].T if across else mask[low:high, near]
-    return bool(band.size) and band.any(axis=1).mean() >= SIDE
+    return [sum(side is not Side.NOTHING for side in line) >= EDGE * len(line) for line in along]
 
 
 def _bare(lab: np.ndarray, lattice: Lattice, row: int, col: int) -> bool:

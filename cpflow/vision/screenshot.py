@@ -15,16 +15,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cpflow.board.grid import Colour, Node, Puzzle
+from cpflow.board.grid import Puzzle
 from cpflow.errors import NotAnImage, ScreenshotUnreadable
 from cpflow.vision import debug
 from cpflow.vision.board import find_lattice, ridges
+from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.dots import find_dots, lab_image
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
 from cpflow.vision.pipes import Play, read_play
-from cpflow.vision.variants import unread_kind
+from cpflow.vision.sides import read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 MAX_PIXELS = 40_000_000  # a larger image is refused from its header, before it is decoded
@@ -40,8 +41,7 @@ class Reading:
 
     def played(self) -> Puzzle:
         """The puzzle with the pipes read drawn in (`Puzzle.drawn`), as `hint` takes a play."""
-        drawn: dict[Node, Colour] = {cell: colour for cell, colour in self.play.drawn.items()}
-        return replace(self.puzzle, drawn=drawn)
+        return replace(self.puzzle, drawn=dict(self.play.drawn))
 
 
 def read_screenshot(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -> Puzzle:
@@ -58,23 +58,31 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
         debug.write_lines(debug_dir, image, vertical, horizontal)
     lattice = find_lattice(vertical, horizontal)
     image, lab, dots, pairs = _without_highlight(image, lattice)
-    holes = find_holes(lab, lattice, vertical, horizontal)
-    if kind := unread_kind(image, lattice, set(holes)):
-        raise ScreenshotUnreadable(f"boards with {kind} are not read yet: this one has {kind} between its cells")
+    sides = read_sides(image, lattice, vertical, horizontal)
+    holes = find_holes(lab, lattice, sides)
     try:
         named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:
         if debug_dir is not None:
             debug.write(debug_dir, image, lattice, dots, holes, None)
         raise
-    play = read_play(lab, lattice, named, set(holes))
-    if debug_dir is not None:
-        debug.write(debug_dir, image, lattice, dots, holes, named, play)
     endpoints = {colour: (a.cell, b.cell) for colour, (a, b) in named.items()}
     try:
-        puzzle = Puzzle.build(lattice.width, lattice.height, endpoints, holes=holes, name=name)
+        puzzle = Puzzle.build(
+            lattice.width,
+            lattice.height,
+            endpoints,
+            holes=holes,
+            walls=walls(sides, lattice, holes),
+            warps=warps(sides, lattice, holes),
+            bridges=find_bridges(lab, lattice, dots, holes),
+            name=name,
+        )
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
+    play = read_play(lab, lattice, named, puzzle)
+    if debug_dir is not None:
+        debug.write(debug_dir, image, lattice, dots, holes, named, play)
     return Reading(puzzle, play)
 
 

@@ -23,6 +23,7 @@ from cpflow.pictures.scene import scene
 LETTERS = "RGBYOCMmPAWgTbcp"  # the game's colours in its order
 LIGHT_THEME_SKIPS = "W"  # a white dot on a light board cannot be seen (the game does not offer it)
 DARK, LIGHT = (0, 0, 0), (242, 242, 242)
+LIGHT_EDGE = (30, 30, 30)  # walls and the board's border on the light theme: dark, as light ones would not show
 
 
 @dataclass(frozen=True)
@@ -183,11 +184,9 @@ def _board(shot: Shot, puzzle: Puzzle, drawn: Solution, back: tuple[int, int, in
         picture.cells = [
             (outline, blend(tint[cell], back, 0.25) if cell in tint else back) for cell, (outline, _) in cells.items()
         ]
+        picture.background, picture.edge = back, LIGHT_EDGE
     scale = min(0.98 * width / puzzle.width, 0.62 * height / puzzle.height)
     board = raster.image(picture, scale)
-    pen = ImageDraw.Draw(board)
-    for r, c in puzzle.holes():  # the page shows through a hole (only the neighbours' outlines stay)
-        pen.rectangle((c * scale, r * scale, (c + 1) * scale, (r + 1) * scale), fill=back)
     if shot.finger and drawn.paths:
         board = _finger(board, puzzle, drawn, scale)
     return board

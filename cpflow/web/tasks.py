@@ -44,8 +44,8 @@ def read(ask: dict, limits: Limits) -> dict:
 
 def screenshot(ask: dict, limits: Limits) -> dict:
     """The puzzle a screenshot shows (`ask["image"]`, its bytes), answered as `read` answers a file, with
-    the play drawn on it: `play` (`[row, column, colour]` per cell a pipe is drawn through) and `unsure`
-    (`[row, column]` per cell the reading left out)."""
+    the play drawn on it: `play` (`[row, column, colour]` per cell a pipe is drawn through, `[row, column,
+    lane, colour]` per lane of a bridge) and `unsure` (`[row, column]` per cell the reading left out)."""
     try:
         from cpflow.vision.screenshot import read
     except ImportError:
@@ -58,7 +58,7 @@ def screenshot(ask: dict, limits: Limits) -> dict:
     puzzle = reading.puzzle
     if problem := limits.size_problem(puzzle.width, puzzle.height):
         raise OverLimit(f"{name}: {problem}")
-    play = [[*cell, colour] for cell, colour in sorted(reading.play.drawn.items())]
+    play = [[*node, colour] for node, colour in sorted(reading.play.drawn.items())]
     unsure = [list(cell) for cell in reading.play.unsure]
     return {**board(puzzle), "file": name, "index": 1, "text": picture(puzzle), "play": play, "unsure": unsure}
 

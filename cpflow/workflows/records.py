@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cpflow.board.formats import rows
+from cpflow.board.formats import drawn_paths, rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
 from cpflow.engines.result import SolveResult
 from cpflow.workflows.unique import Count, Uniqueness
@@ -134,10 +134,7 @@ def fixed(source: str, index: int, puzzle: Puzzle, found: Fixed) -> dict:
 
 def play_rows(play: Puzzle) -> list[str]:
     """A play's rows as text: the board's, its coloured cells shown."""
-    drawn: dict = {}
-    for node, colour in play.drawn.items():
-        drawn.setdefault(colour, []).append(node)
-    return rows(play, Solution({colour: tuple(nodes) for colour, nodes in drawn.items()}))
+    return rows(play, drawn_paths(play))
 
 
 def _cells(nodes) -> list[list[int]]:
