@@ -307,12 +307,20 @@ def test_a_damaged_picture_given_to_solve_is_refused_in_one_line(tmp_path):
     assert result.stderr == f"{path}: not an image (PNG, JPEG, GIF, BMP, WebP), or a damaged one\n"
 
 
-KINDS = {"holes": {"holes": 6}, "walls": {"walls": 5}, "bridges": {"bridges": 2}, "warps": {"warps": 2}}
+KINDS = {  # what a board of each kind has: what the test looks for, and the generator's order
+    "holes": ("holes", "square", {"holes": 6}),
+    "walls": ("walls", "square", {"walls": 5}),
+    "bridges": ("bridges", "square", {"bridges": 2}),
+    "warps": ("warps", "square", {"warps": 2}),
+    "hexagons": ("shape", "hex", {}),
+    "hexagons with holes": ("holes", "hex", {"holes": 6}),
+}
 
 
-def shape_of(puzzle: Puzzle) -> dict[str, list]:
-    """What a board has besides its dots: holes, walls, bridges and warps."""
-    return {"holes": puzzle.holes(), "walls": puzzle.walls(), "bridges": puzzle.bridges(), "warps": puzzle.warps()}
+def shape_of(puzzle: Puzzle) -> dict:
+    """What a board has besides its dots: its shape, holes, walls, bridges and warps."""
+    found = {"holes": puzzle.holes(), "walls": puzzle.walls(), "bridges": puzzle.bridges(), "warps": puzzle.warps()}
+    return found | {"shape": puzzle.shape == "hex"}
 
 
 @pytest.mark.parametrize("light", [False, True], ids=["dark", "light"])
@@ -320,7 +328,8 @@ def shape_of(puzzle: Puzzle) -> dict[str, list]:
 def test_a_board_of_each_kind_imports_exactly_with_its_play(tmp_path, kind, light):
     from cpflow.workflows.generate import Order, default_colours, generate_many, plain
 
-    order = Order(plain(8, 8), default_colours(8, 8, KINDS[kind].get("holes", 0)), **KINDS[kind])
+    has, shape, order = KINDS[kind]
+    order = Order(plain(8, 8, shape), default_colours(8, 8, order.get("holes", 0)), **order)
     (made,) = generate_many(order, 1, seed=3)
     half = replace(made.solution, paths={k: p[: len(p) // 2 + 1] for k, p in made.solution.paths.items()})
     shot = tmp_path / f"{kind}.png"
@@ -328,7 +337,7 @@ def test_a_board_of_each_kind_imports_exactly_with_its_play(tmp_path, kind, ligh
     result = run("import", shot, "--out", tmp_path / "board.txt", "--play", tmp_path / "play.txt")
     assert result.exit_code == 0, result.output
     (read_back,) = load(tmp_path / "board.txt")
-    assert shape_of(read_back) == shape_of(made.puzzle) and shape_of(made.puzzle)[kind]
+    assert shape_of(read_back) == shape_of(made.puzzle) and shape_of(made.puzzle)[has]
     assert pairs(read_back) == pairs(made.puzzle)
     play = load_play(read_back, tmp_path / "play.txt")
     lanes = {node for node in drawn_cells(made.puzzle, half) if len(node) == 3}  # a play file marks a bridge `+`
@@ -354,5 +363,33 @@ def test_an_opening_in_the_border_with_no_other_end_is_said_never_read_as_a_warp
     ImageDraw.Draw(picture).line(side, fill=(230, 230, 230), width=6)  # the border drawn over that end
     out = io.BytesIO()
     picture.save(out, format="PNG")
-    with pytest.raises(ScreenshotUnreadable, match="^an opening in the board's border at row .* has no other end"):
+    with pytest.raises(ScreenshotUnreadable, match="^a warp's end at row .* has no other end"):
         read(out.getvalue())
+
+
+LEVELS = ROOT.parent / "shared" / "puzzles" / "variants"
+GAME_LEVELS = [  # the game's hexagonal levels and its mixes, on a theme each shows (no white dot on a light board)
+    ("23_hexes_hex_L45", "light"),  # a hole cut by the border at a corner
+    ("23_hexes_hex_L100", "dark"),
+    ("28_party_mixed_L71", "dark"),  # hexagons, holes, walls, a row of holes on alternate columns
+    ("28_party_mixed_L33", "light"),
+    ("28_party_mixed_L30", "light"),  # warps and a bridge
+    ("28_party_mixed_L87", "dark"),  # walls, warps and a bridge
+    ("33_variety_mixed_L128", "dark"),
+    ("w1-48_mixed_L9", "light"),
+]
+
+
+@pytest.mark.skipif(not LEVELS.is_dir(), reason="../shared/puzzles/variants is absent")
+@pytest.mark.parametrize("played", [False, True], ids=["unsolved", "half played"])
+@pytest.mark.parametrize(("level", "theme"), GAME_LEVELS)
+def test_the_games_own_levels_of_every_kind_import_exactly(level, theme, played):
+    from cpflow.board.formats import load_with_solutions
+
+    ((puzzle, solution),) = load_with_solutions(LEVELS / f"{level}.level")
+    half = replace(solution, paths={k: p[: len(p) // 2 + 1] for k, p in solution.paths.items()} if played else {})
+    shot = Shot(puzzle.width, puzzle.height, (1080, 2400), light=theme == "light", quality=85)
+    reading = read(draw(puzzle, shot, half))
+    assert shape_of(reading.puzzle) == shape_of(puzzle)
+    assert pairs(reading.puzzle) == pairs(puzzle)
+    assert renamed(reading.puzzle, puzzle, reading.play.drawn) == drawn_cells(puzzle, half)

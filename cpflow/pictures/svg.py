@@ -56,11 +56,15 @@ def svg(picture: Scene, scale: float, animate: float | None = None) -> str:
 
 
 def chevron(at: Point, direction: Point) -> list[Point]:
-    """A small `>` at `at` pointing along `direction` (where a path goes through a warp)."""
+    """A small `>` pointing along `direction`, its tip at `at` (a warp's end, on the board's edge):
+    inside the cell, so never cut off at the picture's edge."""
     (x, y), (dx, dy) = at, direction
     px, py = -dy, dx
-    tip = (x + 0.12 * dx, y + 0.12 * dy)
-    return [(x - 0.1 * dx + 0.2 * px, y - 0.1 * dy + 0.2 * py), tip, (x - 0.1 * dx - 0.2 * px, y - 0.1 * dy - 0.2 * py)]
+    return [
+        (x - 0.2 * dx + 0.15 * px, y - 0.2 * dy + 0.15 * py),
+        (x, y),
+        (x - 0.2 * dx - 0.15 * px, y - 0.2 * dy - 0.15 * py),
+    ]
 
 
 def _edges(root: ET.Element, kind: str, sides, colour: str, width: float) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from cpflow.board.grid import lattice
 from cpflow.errors import ScreenshotUnreadable
 
 RIDGE = 14  # grey levels a line pixel stands out from both sides, at least
@@ -33,6 +34,7 @@ class Lattice:
 
     xs: tuple[float, ...]
     ys: tuple[float, ...]
+    shape = "square"
 
     @property
     def width(self) -> int:
@@ -68,6 +70,32 @@ class Lattice:
 
     def inside(self, cell: tuple[int, int]) -> bool:
         return 0 <= cell[0] < self.height and 0 <= cell[1] < self.width
+
+    def neighbours(self, cell: tuple[int, int]) -> list[tuple[int, int]]:
+        """The cells beside `cell` on the lattice."""
+        return lattice(self.shape, self.width, self.height, cell)
+
+    def outline(self, row: int, col: int) -> list[tuple[float, float]]:
+        """The cell's corners (x, y), clockwise from the top left."""
+        left, right, top, bottom = self.xs[col], self.xs[col + 1], self.ys[row], self.ys[row + 1]
+        return [(left, top), (right, top), (right, bottom), (left, bottom)]
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The board's box: left, top, right, bottom."""
+        return self.xs[0], self.ys[0], self.xs[-1], self.ys[-1]
+
+    def grown(self, top: int, bottom: int, left: int, right: int) -> Lattice:
+        """The lattice with that many more rows and columns at its edges, a step apart."""
+        step = self.step
+        xs = [self.xs[0] - k * step for k in range(left, 0, -1)] + list(self.xs)
+        xs += [self.xs[-1] + k * step for k in range(1, right + 1)]
+        ys = [self.ys[0] - k * step for k in range(top, 0, -1)] + list(self.ys)
+        ys += [self.ys[-1] + k * step for k in range(1, bottom + 1)]
+        return Lattice(tuple(xs), tuple(ys))
+
+    def trimmed(self, top: int, bottom: int, left: int, right: int) -> Lattice:
+        """The lattice less that many rows and columns at its edges."""
+        return Lattice(self.xs[left : len(self.xs) - right], self.ys[top : len(self.ys) - bottom])
 
 
 @dataclass(frozen=True)

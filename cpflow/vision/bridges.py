@@ -3,7 +3,8 @@
 The tile's corners are clear of the two pipes that may cross it (along the cell's middle
 lines) and of the gap round the pipe passing over: so a bridge is a cell whose four
 corner points (cpflow.vision.dots.corners) are one grey, far from the board's own colour
-(the corners of most cells) and from the tint of every colour's cells (a bridge stays
+(the corners of most cells, and the page's, which an empty cell shows) and from the tint
+of every colour's cells (a bridge stays
 untinted, while a pipe's cells take a little of its colour: a grey colour's tint could be
 mistaken for a tile otherwise).
 """
@@ -13,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.board import Lattice
 from cpflow.vision.dots import Dot, corners
+from cpflow.vision.hexes import Grid
+from cpflow.vision.sides import page
 
 ALIKE = 8.0  # Lab distance, at most, between a tile's corners and their median
 GREY = 8.0  # a tile's chroma (a, b in Lab) at most
@@ -22,7 +24,7 @@ APART = 20.0  # Lab distance of a tile from the board's colour and from each col
 TINT = 0.25  # how much of its colour a pipe's cell takes (cpflow.pictures.scene.TINT)
 
 
-def find_bridges(lab: np.ndarray, grid: Lattice, dots: list[Dot], holes: set[Cell]) -> set[Cell]:
+def find_bridges(lab: np.ndarray, grid: Grid, dots: list[Dot], holes: set[Cell]) -> set[Cell]:
     """The bridge cells of the board (`dots`: the endpoints, never on a bridge)."""
     height, width = lab.shape[:2]
     cells = [(r, c) for r in range(grid.height) for c in range(grid.width) if (r, c) not in holes]
@@ -31,6 +33,7 @@ def find_bridges(lab: np.ndarray, grid: Lattice, dots: list[Dot], holes: set[Cel
         ys, xs = corners(grid, row, col)
         sampled[row, col] = lab[ys.clip(0, height - 1), xs.clip(0, width - 1)]
     board = np.median([np.median(points, axis=0) for points in sampled.values()], axis=0)
+    outside = page(lab, grid)  # an empty cell's colour, where most cells are tinted
     tints = [TINT * np.array(dot.lab) + (1 - TINT) * board for dot in dots]
     taken = {dot.cell for dot in dots}
     found = set()
@@ -39,7 +42,7 @@ def find_bridges(lab: np.ndarray, grid: Lattice, dots: list[Dot], holes: set[Cel
         if cell in taken or np.linalg.norm(points - tile, axis=1).max() > ALIKE:
             continue
         if np.hypot(tile[1], tile[2]) <= GREY and all(
-            np.linalg.norm(tile - other) >= APART for other in (board, *tints)
+            np.linalg.norm(tile - other) >= APART for other in (board, outside, *tints)
         ):
             found.add(cell)
     return found

@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from cpflow.board.grid import Cell, cell_of
-from cpflow.vision.board import Lattice
 from cpflow.vision.dots import Dot, corners, ring
+from cpflow.vision.hexes import Grid
 from cpflow.vision.pipes import Play
 
 MARK = (255, 255, 255)
@@ -38,7 +38,7 @@ def write_lines(folder: Path, image: np.ndarray, vertical: np.ndarray, horizonta
 def write(
     folder: Path,
     image: np.ndarray,
-    lattice: Lattice,
+    lattice: Grid,
     dots: list[Dot],
     holes: set[Cell],
     named: dict[str, tuple[Dot, Dot]] | None,
@@ -66,41 +66,42 @@ def side_by_side(whole: np.ndarray, parts: list[np.ndarray], height: int = 480) 
     return np.hstack(row)
 
 
-def _cut(picture: np.ndarray, lattice: Lattice) -> np.ndarray:
+def _cut(picture: np.ndarray, lattice: Grid) -> np.ndarray:
     """The board and half a cell round it."""
     margin = lattice.step / 2
-    top, bottom = max(0, round(lattice.ys[0] - margin)), round(lattice.ys[-1] + margin)
-    left, right = max(0, round(lattice.xs[0] - margin)), round(lattice.xs[-1] + margin)
-    return picture[top:bottom, left:right]
+    left, top, right, bottom = lattice.bounds()
+    return picture[
+        max(0, round(top - margin)) : round(bottom + margin), max(0, round(left - margin)) : round(right + margin)
+    ]
 
 
-def board_picture(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+def board_picture(image: np.ndarray, lattice: Grid) -> np.ndarray:
     picture = image.copy()
-    top_left = (round(lattice.xs[0]), round(lattice.ys[0]))
-    bottom_right = (round(lattice.xs[-1]), round(lattice.ys[-1]))
+    left, top, right, bottom = lattice.bounds()
+    top_left, bottom_right = (round(left), round(top)), (round(right), round(bottom))
     cv2.rectangle(picture, top_left, bottom_right, OUTLINE, max(2, round(lattice.step / 12)))
     label = f"{lattice.width}x{lattice.height}"
     cv2.putText(picture, label, (top_left[0], max(20, top_left[1] - 8)), cv2.FONT_HERSHEY_SIMPLEX, 0.8, OUTLINE, 2)
     return picture
 
 
-def grid_picture(image: np.ndarray, lattice: Lattice) -> np.ndarray:
+def grid_picture(image: np.ndarray, lattice: Grid) -> np.ndarray:
     picture = (image * 0.5).astype(np.uint8)
-    top, bottom, left, right = lattice.ys[0], lattice.ys[-1], lattice.xs[0], lattice.xs[-1]
-    for x in lattice.xs:
-        cv2.line(picture, (round(x), round(top)), (round(x), round(bottom)), OUTLINE, 1)
-    for y in lattice.ys:
-        cv2.line(picture, (round(left), round(y)), (round(right), round(y)), OUTLINE, 1)
+    for row in range(lattice.height):
+        for col in range(lattice.width):
+            corners_ = np.round(lattice.outline(row, col)).astype(np.int32)
+            cv2.polylines(picture, [corners_], True, OUTLINE, 1)
     return picture
 
 
-def dots_picture(image: np.ndarray, lattice: Lattice, dots: list[Dot], holes: set[Cell]) -> np.ndarray:
+def dots_picture(image: np.ndarray, lattice: Grid, dots: list[Dot], holes: set[Cell]) -> np.ndarray:
     """Every cell's sample points (ring and corners) in grey, those of dots in white; holes crossed out."""
     picture = grid_picture(image, lattice)
     on = {dot.cell for dot in dots}
     for row, col in holes:
-        x0, x1 = round(lattice.xs[col]), round(lattice.xs[col + 1])
-        y0, y1 = round(lattice.ys[row]), round(lattice.ys[row + 1])
+        corners_ = lattice.outline(row, col)
+        x0, x1 = round(min(x for x, _ in corners_)), round(max(x for x, _ in corners_))
+        y0, y1 = round(min(y for _, y in corners_)), round(max(y for _, y in corners_))
         cv2.line(picture, (x0, y0), (x1, y1), OUTLINE, 2)
         cv2.line(picture, (x0, y1), (x1, y0), OUTLINE, 2)
     for row in range(lattice.height):
@@ -112,7 +113,7 @@ def dots_picture(image: np.ndarray, lattice: Lattice, dots: list[Dot], holes: se
     return picture
 
 
-def play_picture(image: np.ndarray, lattice: Lattice, play: Play, named: dict[str, tuple[Dot, Dot]]) -> np.ndarray:
+def play_picture(image: np.ndarray, lattice: Grid, play: Play, named: dict[str, tuple[Dot, Dot]]) -> np.ndarray:
     """Each cell read as drawn, a disc of its pair's colour outlined in white; each unsure cell crossed in red."""
     picture = (image * 0.5).astype(np.uint8)
     radius = max(2, round(0.18 * lattice.step))
@@ -128,7 +129,7 @@ def play_picture(image: np.ndarray, lattice: Lattice, play: Play, named: dict[st
     return picture
 
 
-def groups_picture(image: np.ndarray, lattice: Lattice, pairs: list[tuple[Dot, Dot]], names: list[str]) -> np.ndarray:
+def groups_picture(image: np.ndarray, lattice: Grid, pairs: list[tuple[Dot, Dot]], names: list[str]) -> np.ndarray:
     """Each pair's dots joined by a line in the pair's colour, and labelled with its name."""
     picture = (image * 0.4).astype(np.uint8)
     radius, width = round(lattice.step * 0.3), max(2, round(lattice.step / 10))

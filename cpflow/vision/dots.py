@@ -14,16 +14,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.board import Lattice
+from cpflow.vision.hexes import Grid
 
 RADII = (0.21, 0.25, 0.28)  # of a cell: the ring read, inside the smallest dot, outside a pipe's band
 ANGLES = 24
 CORNER = 0.36  # of a cell, from the centre along each axis: the board beside the dot
+HEX_CORNER = 0.44  # of a cell, from the centre toward a hexagon's vertex: clear of the dot and the pipes
 SAME = 16.0  # Lab distance within which a ring point has the dot's colour
 COVERED = 0.85  # share of the ring's points of the dot's or the board's colour that must be the dot's
 OUTSIDE = 0.62  # of a cell, from the centre toward each side: in the next cell, past the grid line
 CONTRAST = 10.0  # Lab distance a dot stands from the cell's corners, at least
 SMALLER = 0.8  # a disc less than this times the typical dot's radius is no dot
+LARGER = 1.25  # nor one more than this times it
 WIDEST = 0.42  # of a cell: a colour reaching past this from the centre in most directions is a tint, no dot
 
 
@@ -44,7 +46,7 @@ def lab_image(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
-def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Lattice) -> list[Dot]:
+def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Grid) -> list[Dot]:
     """The dots on the board, in reading order (`lab`: the picture in Lab, see `lab_image`)."""
     found = []
     for row in range(lattice.height):
@@ -54,12 +56,13 @@ def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Lattice) -> list[Dot]
                 found.append(dot)
     # All of the game's dots are one size: a smaller disc is a pipe's round end, blurred. A colour
     # that fills the cell to its edges is no dot either, but a tint over an empty cell: the edge of
-    # the finger's highlight (a dot reaches 0.25 to 0.40 of a cell, such a tint 0.39 to 0.48).
+    # the finger's highlight (a dot reaches 0.25 to 0.40 of a cell, such a tint 0.39 to 0.48), or
+    # the tint of a cell where a pipe ends (on a small board, the pipe's end covers part of the ring).
     typical = float(np.median([dot.radius for dot in found])) if found else 0.0
-    return [dot for dot in found if SMALLER * typical <= dot.radius <= WIDEST]
+    return [dot for dot in found if SMALLER * typical <= dot.radius <= min(WIDEST, LARGER * typical)]
 
 
-def ring(lattice: Lattice, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
+def ring(lattice: Grid, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
     """Pixel coordinates (ys, xs) of the ring of points round a cell's centre."""
     (x, y), step = lattice.centre(row, col), lattice.step
     angles = np.linspace(0, 2 * np.pi, ANGLES, endpoint=False)
@@ -68,34 +71,40 @@ def ring(lattice: Lattice, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
     return np.round(y + radii * np.sin(turns)).astype(int), np.round(x + radii * np.cos(turns)).astype(int)
 
 
-def corners(lattice: Lattice, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
-    (x, y), reach = lattice.centre(row, col), CORNER * lattice.step
-    dx, dy = np.array([-1, 1, -1, 1]) * reach, np.array([-1, -1, 1, 1]) * reach
+def corners(lattice: Grid, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel coordinates (ys, xs) of the cell's corners: the board beside a dot, clear of any pipe
+    (a square cell's four, a hexagonal cell's six, toward its vertices)."""
+    (x, y), step = lattice.centre(row, col), lattice.step
+    if lattice.shape == "hex":
+        turns = np.radians(np.arange(0, 360, 60))
+        dx, dy = HEX_CORNER * step * np.cos(turns), HEX_CORNER * step * np.sin(turns)
+    else:
+        dx, dy = np.array([-1, 1, -1, 1]) * CORNER * step, np.array([-1, -1, 1, 1]) * CORNER * step
     return np.round(y + dy).astype(int), np.round(x + dx).astype(int)
 
 
-def _pipe_sides(lab: np.ndarray, lattice: Lattice, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> int:
+def _pipe_sides(lab: np.ndarray, lattice: Grid, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> int:
     """Through how many sides of the cell the colour runs on into the next cell: a dot's own
     pipe leaves by one side at most, a pipe through the cell by two. The next cell's own
     background (a tint of another colour, say) is told from a pipe by its corners."""
     height, width = lab.shape[:2]
     (x, y), reach = lattice.centre(row, col), OUTSIDE * lattice.step
-    spread = np.array([-0.06, 0.0, 0.06]) * lattice.step
     sides = 0
-    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-        if not lattice.inside((row + dr, col + dc)):
-            continue  # no cell beyond to run into (a border as light as the dot may stand there)
-        xs, ys = x + dc * reach + (spread if dr else 0), y + dr * reach + (spread if dc else 0)
+    for other in lattice.neighbours((row, col)):  # toward each cell beside (none beyond the edge)
+        (ox, oy) = lattice.centre(*other)
+        ux, uy = (ox - x) / lattice.step, (oy - y) / lattice.step
+        spread = np.array([-0.06, 0.0, 0.06]) * lattice.step  # across the way out
+        xs, ys = x + ux * reach - uy * spread, y + uy * reach + ux * spread
         points = lab[np.round(ys).astype(int).clip(0, height - 1), np.round(xs).astype(int).clip(0, width - 1)]
         probe = np.median(np.atleast_2d(points), axis=0)
-        cy, cx = corners(lattice, row + dr, col + dc)
+        cy, cx = corners(lattice, *other)
         backgrounds = [board, np.median(lab[cy.clip(0, height - 1), cx.clip(0, width - 1)], axis=0)]
         to_dot = np.linalg.norm(probe - colour)
         sides += bool(to_dot < SAME and all(to_dot < np.linalg.norm(probe - b) for b in backgrounds))
     return sides
 
 
-def _dot_at(image: np.ndarray, lab: np.ndarray, lattice: Lattice, row: int, col: int) -> Dot | None:
+def _dot_at(image: np.ndarray, lab: np.ndarray, lattice: Grid, row: int, col: int) -> Dot | None:
     """The dot in a cell, or None: the ring one colour, and that colour not the board's."""
     height, width = lab.shape[:2]
     ys, xs = ring(lattice, row, col)
@@ -122,9 +131,10 @@ def _dot_at(image: np.ndarray, lab: np.ndarray, lattice: Lattice, row: int, col:
     return Dot((row, col), (lightness, green_red, blue_yellow), (blue, green, red), radius)
 
 
-def _radius(lab: np.ndarray, lattice: Lattice, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> float:
-    """How far the colour reaches from the cell's centre (of a cell), the median of eight directions
-    (a pipe leaving the disc lengthens one or two; a letter's ink inside the disc changes none)."""
+def _radius(lab: np.ndarray, lattice: Grid, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> float:
+    """How far the colour reaches from the cell's centre (of a cell), without a break, the median of
+    eight directions (a pipe leaving the disc lengthens one or two; a letter's ink inside the disc
+    changes none; a light border beyond the board round the dot does not count)."""
     height, width = lab.shape[:2]
     (x, y), step = lattice.centre(row, col), lattice.step
     steps = np.arange(RADII[0], 0.5, 0.02)  # from the ring out: inside it may stand a colour-blind letter
@@ -135,5 +145,15 @@ def _radius(lab: np.ndarray, lattice: Lattice, row: int, col: int, colour: np.nd
         points = lab[ys, xs]
         to_dot, to_board = np.linalg.norm(points - colour, axis=1), np.linalg.norm(points - board, axis=1)
         inside = (to_dot < SAME) & (to_dot < to_board)
-        reaches.append(steps[inside][-1] if inside.any() else 0.0)  # the farthest point of the colour
+        reaches.append(_run_end(steps, inside))
     return float(np.median(reaches))
+
+
+def _run_end(steps: np.ndarray, inside: np.ndarray) -> float:
+    """Where the first run of the colour along a ray ends (0 when the ray never meets it): past a
+    letter's ink at its start, up to the first point off the colour."""
+    start = int(np.argmax(inside))
+    if not inside[start]:
+        return 0.0
+    off = np.flatnonzero(~inside[start:])
+    return float(steps[start + off[0] - 1]) if len(off) else float(steps[-1])

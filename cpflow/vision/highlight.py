@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.vision.board import Lattice, line_pixel
+from cpflow.vision.hexes import Grid
 
 ALONG = (0.2, 0.8)  # of a cell edge: where the lines are read, clear of a pipe's band across them
 STRAY = 18.0  # BGR distance from the lines' own colour past which a line point is tinted
@@ -39,11 +40,13 @@ class Highlight:
     alpha: float
 
 
-def find_highlight(image: np.ndarray, grid: Lattice, colours: list[np.ndarray]) -> list[Highlight]:
+def find_highlight(image: np.ndarray, grid: Grid, colours: list[np.ndarray]) -> list[Highlight]:
     """The finger's disc on the board, if the grid lines show one: one guess per dot colour it may
     have (`colours`: the dots' BGR colours), the likeliest first. Along the lines alone a colour
     and a paler one can look alike, so the caller keeps the first guess that makes the dots pair.
-    [] when the lines are their own colour all over."""
+    [] when the lines are their own colour all over, and on a hexagonal board (not looked for there yet)."""
+    if not isinstance(grid, Lattice):
+        return []
     points, values = _line_points(image, grid)
     if len(values) < 4 * FEWEST:
         return []

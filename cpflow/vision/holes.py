@@ -6,9 +6,11 @@ no pipe, and no grid line of its own (cpflow.vision.sides). So a bare cell is a 
 each side of it is the border of the cell beside it (a bar), or nothing toward another
 bare cell or the page (a line can vanish into a pipe's tint, but not between two bare
 cells). Two bare cells with nothing between them are holes too, whatever their other
-sides, and on a board drawn without a border (a bar round it), so is a bare cell with
-nothing toward the page, on an edge of the lattice whose line is seen along most of it (a
-faint outer line, half drawn or blurred away, says nothing).
+sides. On a board with a border (a bar round it), a cell that cannot be reached from the
+dots without crossing a bar is no board cell either, bare or not (a line of text above the
+board in step with its grid, say); on a board drawn without one, a bare cell with nothing
+toward the page is a hole, on an edge of the lattice whose line is seen along most of it
+(a faint outer line, half drawn or blurred away, says nothing).
 """
 
 from __future__ import annotations
@@ -18,37 +20,73 @@ import numpy as np
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
 from cpflow.vision.dots import corners
-from cpflow.vision.sides import Side, Sides, bordered
+from cpflow.vision.hexes import Grid
+from cpflow.vision.sides import Side, Sides, bordered, page
 
 EDGE = 0.3  # share of an outer line that must be seen for its gaps to mark holes
 BARE = 10.0  # Lab distance, at most, between a bare cell's middle and its corners
+PAGE = 15.0  # Lab distance, at most, between a bare cell's middle and the page round the board
 
 
-def find_holes(lab: np.ndarray, lattice: Lattice, sides: Sides) -> set[Cell]:
-    """The cells of the lattice that are not on the board."""
+def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) -> set[Cell]:
+    """The cells of the lattice that are not on the board (`dots`: the cells with a dot)."""
     cells = [(row, col) for row in range(lattice.height) for col in range(lattice.width)]
-    bare = {cell for cell in cells if _bare(lab, lattice, *cell)}
-    edges = [] if bordered(sides, lattice, set()) else _edges_seen(lattice, sides)
-    holes = set()
-    for row, col in bare:
-        beyond = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
-        around = [sides[(row, col), other] for other in beyond]
-        if all(
-            _page(kind, other in bare or not lattice.inside(other)) for kind, other in zip(around, beyond, strict=True)
-        ):
-            holes.add((row, col))
-        for side, (kind, other) in enumerate(zip(around, beyond, strict=True)):
-            outside = not lattice.inside(other)
-            if kind is Side.NOTHING and (other in bare or (outside and edges and edges[side])):
-                holes.add((row, col))
+    outside = page(lab, lattice)
+    bare = {cell for cell in cells if _bare(lab, lattice, *cell, outside)}
+    around: dict[Cell, list[tuple[Cell, Side]]] = {cell: [] for cell in bare}
+    for (cell, other), kind in sides.items():
+        if cell in around:
+            around[cell].append((other, kind))
+    framed = bordered(sides, lattice, set())
+    edges = _edges_seen(lattice, sides) if isinstance(lattice, Lattice) and not framed else None
+    holes = set() if edges is not None else set(cells) - _within(lattice, sides, dots)
+    for cell in bare:
+        if _walled_off(cell, around[cell], bare, lattice):
+            holes.add(cell)
+        if framed and any(kind is Side.LINE for _, kind in around[cell]):
+            continue  # a board with a border has bars round its holes: a grid line is a board cell's own
+        for other, kind in around[cell]:
+            if kind is Side.NOTHING and (
+                other in bare or (edges is not None and _toward_seen_edge(cell, other, lattice, edges))
+            ):
+                holes.add(cell)
     return holes
 
 
-def _page(side: Side, toward_bare: bool) -> bool:
-    """Whether a side can be a hole's: the border of a board cell beside it (a bar), or, toward
-    another bare cell or the page, nothing (a grid line is a board cell's own; and one that vanishes
-    into a pipe's tint says nothing of the cell beside that tint)."""
-    return side is Side.BAR or (side is Side.NOTHING and toward_bare)
+def _within(lattice: Grid, sides: Sides, dots: set[Cell]) -> set[Cell]:
+    """The cells a board with a border holds: those reached from the dots without crossing a bar
+    (the border, or a wall). Beyond the border, a line of the page in step with the board (a row of
+    text above it, say) is not the board's, whatever stands in its cells."""
+    reached, stack = set(dots), list(dots)
+    while stack:
+        cell = stack.pop()
+        for other in lattice.neighbours(cell):
+            if other not in reached and sides.get((cell, other)) is not Side.BAR:
+                reached.add(other)
+                stack.append(other)
+    return reached
+
+
+def _toward_seen_edge(cell: Cell, other: Cell, lattice: Grid, edges: list[bool]) -> bool:
+    """Whether `other` is off the lattice beyond an edge (top, bottom, left, right) whose line is seen."""
+    (row, col), (r, c) = cell, other
+    if lattice.inside(other):
+        return False
+    return edges[0 if r < row else 1 if r > row else 2 if c < col else 3]
+
+
+def _walled_off(cell: Cell, around: list[tuple[Cell, Side]], bare: set[Cell], lattice: Grid) -> bool:
+    """Whether a bare cell's sides are a hole's: no grid line of its own, the border of the board
+    cells beside it (bars) on half its sides at least, and on the others a bar, nothing toward
+    another bare cell or the page, or a tint (a border smudged by a pipe's colour beside it, as a
+    JPEG smears colour)."""
+    page_ward = [other in bare or not lattice.inside(other) for other, _ in around]
+    kinds = [kind for _, kind in around]
+    if Side.LINE in kinds or sum(kind is Side.BAR for kind in kinds) < len(kinds) / 2:
+        return all(
+            kind is Side.BAR or (kind is Side.NOTHING and toward) for kind, toward in zip(kinds, page_ward, strict=True)
+        )
+    return all(kind is not Side.NOTHING or toward for kind, toward in zip(kinds, page_ward, strict=True))
 
 
 def _edges_seen(lattice: Lattice, sides: Sides) -> list[bool]:
@@ -63,11 +101,13 @@ def _edges_seen(lattice: Lattice, sides: Sides) -> list[bool]:
     return [sum(side is not Side.NOTHING for side in line) >= EDGE * len(line) for line in along]
 
 
-def _bare(lab: np.ndarray, lattice: Lattice, row: int, col: int) -> bool:
-    """Whether the cell's middle is the colour of its corners: no dot, no pipe."""
+def _bare(lab: np.ndarray, lattice: Grid, row: int, col: int, outside: np.ndarray) -> bool:
+    """Whether the cell is bare page: its middle the colour of its corners (no dot, no pipe) and of
+    the page round the board (`outside`; not a bridge's tile, say)."""
     (x, y), reach = lattice.centre(row, col), max(1, round(0.15 * lattice.step))
     height, width = lab.shape[:2]
     middle = lab[max(0, round(y) - reach) : round(y) + reach + 1, max(0, round(x) - reach) : round(x) + reach + 1]
     ys, xs = corners(lattice, row, col)
     board = np.median(lab[ys.clip(0, height - 1), xs.clip(0, width - 1)], axis=0)
-    return bool(middle.size) and float(np.linalg.norm(np.median(middle.reshape(-1, 3), axis=0) - board)) < BARE
+    colour = np.median(middle.reshape(-1, 3), axis=0) if middle.size else board + 2 * BARE
+    return float(np.linalg.norm(colour - board)) < BARE and float(np.linalg.norm(colour - outside)) < PAGE

@@ -22,11 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.board.grid import ACROSS, DOWN, Cell, Colour, Node, Puzzle, cell_of
-from cpflow.vision.board import Lattice
 from cpflow.vision.dots import CONTRAST, Dot, corners
+from cpflow.vision.hexes import Grid
 
 CENTRE = 0.07  # of a cell: the half-width of the patch read at the centre, well inside a pipe's band
 CLOSE = 20.0  # Lab distance within which a centre has a pair's colour
+SAME = 4.0  # Lab distance within which a centre is a pair's colour itself
+FAINT = 6.0  # Lab distance, at least, of such a centre from the cell's own colour
 CLEAR = 8.0  # Lab distance by which the closest colour must beat the next one, and the corners
 ARM = 0.4  # of a cell, from a bridge's centre: where each lane is read, past the gap round the pipe over
 UNSURE = "unsure"
@@ -41,7 +43,7 @@ class Play:
     unsure: tuple[Cell, ...]
 
 
-def read_play(lab: np.ndarray, grid: Lattice, named: dict[Colour, tuple[Dot, Dot]], puzzle: Puzzle) -> Play:
+def read_play(lab: np.ndarray, grid: Grid, named: dict[Colour, tuple[Dot, Dot]], puzzle: Puzzle) -> Play:
     """The pipes drawn on the board (`named`: each colour's two dots; `puzzle`: the board read)."""
     dots = {dot.cell for pair in named.values() for dot in pair}
     colours = {colour: np.mean([a.lab, b.lab], axis=0) for colour, (a, b) in named.items()}
@@ -78,7 +80,7 @@ def _agreed(reads: list[str | None]) -> str | None:
     return found.pop() if len(found) == 1 else (UNSURE if found else None)
 
 
-def _corners(lab: np.ndarray, grid: Lattice, cell: Cell) -> np.ndarray:
+def _corners(lab: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
     """The cell's own colour: the median of its corners."""
     height, width = lab.shape[:2]
     cy, cx = corners(grid, *cell)
@@ -86,7 +88,7 @@ def _corners(lab: np.ndarray, grid: Lattice, cell: Cell) -> np.ndarray:
 
 
 def _read(
-    lab: np.ndarray, grid: Lattice, x: float, y: float, board: np.ndarray, colours: dict[Colour, np.ndarray]
+    lab: np.ndarray, grid: Grid, x: float, y: float, board: np.ndarray, colours: dict[Colour, np.ndarray]
 ) -> str | None:
     """The colour of the pipe through (x, y), None for none, or UNSURE (`board`: the cell's own colour)."""
     height, width = lab.shape[:2]
@@ -96,11 +98,13 @@ def _read(
     patch = lab[max(0, top) : min(height, bottom), max(0, left) : min(width, right)].reshape(-1, 3)
     centre = np.median(patch, axis=0)
     to_board = float(np.linalg.norm(centre - board))
-    if to_board < CONTRAST:
-        return None  # the cell's own background: nothing drawn
     ranked = sorted((float(np.linalg.norm(centre - lab_)), colour) for colour, lab_ in colours.items())
     best, colour = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else float("inf")
+    if best < SAME and best + CLEAR < second and to_board >= max(FAINT, 2 * best):
+        return colour  # the pair's own colour, off the cell's (a pale pipe on its pale tint)
+    if to_board < CONTRAST:
+        return None  # the cell's own background: nothing drawn
     if best < CLOSE and best + CLEAR < second and best + CLEAR < to_board:
         return colour
     return UNSURE if best < 2 * CLOSE else None

@@ -15,17 +15,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from cpflow.board.grid import Puzzle
+from cpflow.board.grid import Cell, Puzzle
 from cpflow.errors import NotAnImage, ScreenshotUnreadable
 from cpflow.vision import debug
-from cpflow.vision.board import find_lattice, ridges
+from cpflow.vision.board import Lattice, find_lattice, ridges
 from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.dots import find_dots, lab_image
+from cpflow.vision.hexes import Grid, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
 from cpflow.vision.pipes import Play, read_play
-from cpflow.vision.sides import read_sides, walls, warps
+from cpflow.vision.sides import Side, Sides, bordered, marked, read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 MAX_PIXELS = 40_000_000  # a larger image is refused from its header, before it is decoded
@@ -56,10 +57,19 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
     vertical, horizontal = ridges(image, 0), ridges(image, 1)
     if debug_dir is not None:
         debug.write_lines(debug_dir, image, vertical, horizontal)
-    lattice = find_lattice(vertical, horizontal)
-    image, lab, dots, pairs = _without_highlight(image, lattice)
-    sides = read_sides(image, lattice, vertical, horizontal)
-    holes = find_holes(lab, lattice, sides)
+    lattice: Grid = find_hex_lattice(vertical, horizontal) or find_lattice(vertical, horizontal)
+    shot = image
+    grown = False
+    while True:  # again on a lattice less its edge lines that are not the board's, or with one more
+        image, lab, dots, pairs = _without_highlight(shot, lattice)
+        sides = read_sides(image, lattice, vertical, horizontal)
+        holes = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
+        changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
+        if changed is None and not grown and isinstance(lattice, Lattice):
+            changed, grown = _grown(image, lattice, sides, holes), True
+        if changed is None:
+            break
+        lattice = changed
     try:
         named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:
@@ -72,10 +82,13 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
             lattice.width,
             lattice.height,
             endpoints,
+            shape=lattice.shape,
             holes=holes,
             walls=walls(sides, lattice, holes),
-            warps=warps(sides, lattice, holes),
-            bridges=find_bridges(lab, lattice, dots, holes),
+            warps=warps(image, sides, lattice, holes)
+            if isinstance(lattice, Lattice)
+            else [],  # none on a hexagonal board
+            bridges=find_bridges(lab, lattice, dots, holes) if isinstance(lattice, Lattice) else [],
             name=name,
         )
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
@@ -86,7 +99,45 @@ def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -
     return Reading(puzzle, play)
 
 
-def _without_highlight(image: np.ndarray, lattice):
+def _trimmed(lattice: Grid, holes: set[Cell], sides: Sides, dots: set[Cell]) -> Grid | None:
+    """The lattice less its edge rows and columns that are not the board's (a run of lines beyond
+    it, in step with its grid): all holes, or with no dot and cut off from the next line in by bars
+    (the border; one side may leak, where text touches it); None when it has none."""
+    rows = [{(r, c) for c in range(lattice.width)} for r in range(lattice.height)]
+    cols = [{(r, c) for r in range(lattice.height)} for c in range(lattice.width)]
+    top, bottom = _run(rows, holes, sides, dots), _run(rows[::-1], holes, sides, dots)
+    left, right = _run(cols, holes, sides, dots), _run(cols[::-1], holes, sides, dots)
+    if top + bottom >= lattice.height or left + right >= lattice.width:
+        return None  # nothing of a board left: said later, as no dots pair
+    smaller = lattice.trimmed(top, bottom, left, right)
+    return smaller if (smaller.width, smaller.height) != (lattice.width, lattice.height) else None
+
+
+def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell]) -> Lattice | None:
+    """The lattice with one more row or column wherever a board with a border runs on past it: an edge
+    cell whose outer side has a grid line, no bar and no warp's mark (the lattice can miss a line of
+    the board that is nearly all holes, whose lines run through a cell or two only); None if none."""
+    if not bordered(sides, lattice, holes):
+        return None
+    beyond = [0, 0, 0, 0]  # top, bottom, left, right
+    for (a, b), side in sides.items():
+        if lattice.inside(a) and not lattice.inside(b) and a not in holes and side is Side.LINE:
+            if not marked(image, lattice, a, b):
+                beyond[0 if b[0] < 0 else 1 if b[0] >= lattice.height else 2 if b[1] < 0 else 3] = 1
+    return lattice.grown(*beyond) if any(beyond) else None
+
+
+def _run(lines: list[set[Cell]], holes: set[Cell], sides: Sides, dots: set[Cell]) -> int:
+    """How many of the lines (rows or columns, from the edge in) are not the board's."""
+    for k, (line, inner) in enumerate(zip(lines, lines[1:], strict=False)):
+        toward = [side for (a, b), side in sides.items() if a in line and b in inner]
+        barred = sum(side is not Side.BAR for side in toward) <= 1  # a line the border cuts off (one leak at most)
+        if not (line <= holes or (barred and not line & dots)):
+            return k
+    return len(lines)
+
+
+def _without_highlight(image: np.ndarray, lattice: Grid):
     """The picture, in Lab too, its dots and their pairs (None when they do not pair), with the
     finger's highlight taken off (cpflow.vision.highlight) when the grid lines show one: the first
     guess of its colour whose unblended dots pair up, else the picture as it is."""

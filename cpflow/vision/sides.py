@@ -8,11 +8,13 @@ from either end (clear of a pipe crossing it in the middle, of the dots, and of 
 warp's chevrons): a bar is a run of grey pixels, wider than a grid line and far from
 any blend of the grid lines' colour and the pixels on either side; a line is a ridge of the
 line masks (`cpflow.vision.board.ridges`); else there is nothing. Where the finger's
-highlight tints a bar (or a line: the two cannot be told apart there), the side is tinted.
+highlight tints a bar (or a line: the two cannot be told apart there), the side is tinted;
+where a pixel or so stands out like a bar's, it is faint (a bar blurred away in a small
+picture): neither is taken for a line, a bar, or nothing.
 
-From the sides: walls (a bar between two cells of the board) and warps (an opening in
-the border: the side of a board cell at the lattice's edge with only the cell's own grid
-line or nothing, paired with the opening at the other end of its row or column).
+From the sides: walls (a bar between two cells of the board) and warps (a side of a board
+cell on the lattice's edge with no border, marked just inside the edge by a chevron or a
+pipe running out, paired with the marked side at the other end of its row or column).
 """
 
 from __future__ import annotations
@@ -24,13 +26,24 @@ import numpy as np
 from cpflow.board.grid import Cell
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.vision.board import Lattice, Segment, line_pixel
+from cpflow.vision.dots import corners
+from cpflow.vision.hexes import SIDES, Grid, HexLattice
 
 ENDS = (0.2, 0.8)  # of a side: where it is read across
 ACROSS = 0.2  # of a cell, to either side of the line: the profile read
 APART = 45.0  # BGR distance of a bar's pixels from any blend of the grid lines' colour and the pixels beside
 WIDE = 2  # pixels: a bar is at least this wide (in the working image a border can be 3 pixels, its core 2)
 PAGE = 0.33  # of a cell: how far beyond the lattice the page is read
+PIPED = 25.0  # BGR distance, at most, of a side's middle from both cells' centres where a pipe crosses it
+BORDERED, BORDERED_FEWEST = 0.2, 3  # share and number of a board's outer sides with a bar, when it has a border
+MARKED = ((0.1, -0.075), (0.1, 0.075))  # of a cell, in from the edge and along it: a chevron's arms
+MARK = 40.0  # BGR distance from the cell's own colour of a mark's pixels, at least
 GREY = 30  # a bar's pixels are grey: their channels this close
+HEX_ENDS = (-0.25, 0.25)  # of a hexagon's side, from its middle: where it is read across
+HEX_ACROSS = 0.12  # of a cell, to either side: there, clear of a dot (a hexagon's side is near its middle)
+THIN = 20.0  # BGR distance of a thin line's pixel from the cells beside it, at least
+HALFWAY = 0.5  # and that share of the lines' colour's distance from them
+LINE_POINTS = 200  # points read for the grid lines' colour, about
 SEEN = 0.5  # share of a side's length along which the line masks must run for a line to be there
 
 
@@ -38,94 +51,191 @@ class Side(Enum):
     LINE = "line"
     BAR = "bar"
     TINTED = "tinted"  # a bar's width of colour far from the lines and the cells: a bar under a tint, or a tinted line
+    FAINT = "faint"  # a line with a pixel or so far from the lines and the cells: a bar blurred away, perhaps
     NOTHING = "nothing"
 
 
 Sides = dict[tuple[Cell, Cell], Side]  # (cell, the cell beyond, perhaps off the lattice) -> what is between
 
 
-def read_sides(image: np.ndarray, grid: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> Sides:
+def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: np.ndarray) -> Sides:
     """What stands between each two cells of the lattice and on its edge, both ways round
-    (`vertical`, `horizontal`: the line masks)."""
+    (`vertical`, `horizontal`: the line masks, which tell a square board's grid lines)."""
     picture = image.astype(np.float32)
+    if isinstance(grid, HexLattice):
+        return _hex_sides(picture, grid)
     segments = grid.segments(ENDS, outer=True)
     inner = [segment for segment in segments if all(grid.inside(cell) for cell in segment.cells)]
     points = [(x, y, segment.across) for segment in inner or segments for x, y in segment.points]
-    lines = np.median([line_pixel(picture, *point) for point in points], axis=0)
-    page = _page(picture, grid)
+    lines = np.median([line_pixel(picture, *point) for point in points[:: max(1, len(points) // LINE_POINTS)]], axis=0)
+    at = np.array([point for segment in segments for point in segment.points])
+    normals = np.array([(1.0, 0.0) if segment.across else (0.0, 1.0) for segment in segments]).repeat(len(ENDS), 0)
+    profiles = _profiles(picture, at, normals, grid.step)
+    grey, far = (counts.reshape(len(segments), len(ENDS)) for counts in _bars(profiles, lines, page(picture, grid)))
     found: Sides = {}
-    for segment in segments:
-        bars = [_bar(picture, x, y, segment.across, grid.step, lines, page) for x, y in segment.points]
-        if all(grey >= WIDE for grey, _ in bars):
-            side = Side.BAR
-        elif all(far >= WIDE for _, far in bars):
-            side = Side.TINTED
-        elif _line(vertical if segment.across else horizontal, segment, grid):
-            side = Side.LINE
-        else:
-            side = Side.NOTHING
+    for k, segment in enumerate(segments):
+        line = lambda segment=segment: _line(vertical if segment.across else horizontal, segment)  # noqa: E731
         a, b = segment.cells
+        found[a, b] = found[b, a] = _kind(grey[k], far[k], line)
+    return found
+
+
+def _hex_sides(picture: np.ndarray, grid: HexLattice) -> Sides:
+    """A hexagonal board's sides, each read across at a quarter of its length from either end; a
+    line is a pixel or two near the grid lines' colour and apart from the cells beside it. A pipe
+    crossing a side covers the points read (a side is short): a grey one is no bar."""
+    probes: dict[frozenset[Cell], tuple[Cell, Cell, list[tuple[float, float]], tuple[float, float]]] = {}
+    side = grid.step / np.sqrt(3)  # a hexagon's side
+    for row in range(grid.height):
+        for col in range(grid.width):
+            x, y = grid.centre(row, col)
+            for ux, uy in SIDES:
+                other = grid.beyond((row, col), (ux, uy))
+                middle = (x + ux * grid.step / 2, y + uy * grid.step / 2)
+                points = [(middle[0] - uy * t * side, middle[1] + ux * t * side) for t in HEX_ENDS]
+                probes.setdefault(frozenset(((row, col), other)), ((row, col), other, points, (ux, uy)))
+    found: Sides = {}
+    if not probes:
+        return found
+    at = np.array([point for *_, points, _ in probes.values() for point in points])
+    normals = np.array([normal for *_, normal in probes.values()]).repeat(len(HEX_ENDS), 0)
+    profiles = _profiles(picture, at, normals, grid.step, HEX_ACROSS)
+    lines = _lines_colour(profiles)
+    outside = page(picture, grid)
+    grey, far = (counts.reshape(len(probes), len(HEX_ENDS)) for counts in _bars(profiles, lines, outside))
+    thin = _thin(profiles, lines).reshape(len(probes), len(HEX_ENDS))
+    middles = profiles[:, profiles.shape[1] // 2].reshape(len(probes), len(HEX_ENDS), -1)
+    centres = {
+        cell: _centre(picture, grid, cell) for cell in {cell for a, b, _, _ in probes.values() for cell in (a, b)}
+    }
+    for k, (a, b, _, _) in enumerate(probes.values()):
+        side = _kind(grey[k], far[k], lambda k=k: bool(thin[k].all()))
+        if side is Side.BAR and _piped(middles[k], centres[a], centres[b], outside):
+            side = Side.TINTED  # a grey pipe from one cell to the other, not a bar
         found[a, b] = found[b, a] = side
     return found
 
 
-def bordered(sides: Sides, grid: Lattice, holes: set[Cell]) -> bool:
-    """Whether the board has a border: a bar on most of its cells' sides toward the lattice's edge."""
-    outer = [side for (a, b), side in sides.items() if grid.inside(a) and not grid.inside(b) and a not in holes]
-    return sum(side is Side.BAR for side in outer) > 0.5 * len(outer)
+def _centre(picture: np.ndarray, grid: HexLattice, cell: Cell) -> np.ndarray:
+    """The colour at a cell's centre (the page's, off the picture)."""
+    height, width = picture.shape[:2]
+    x, y = grid.centre(*cell)
+    reach = max(1, round(0.06 * grid.step))
+    patch = picture[max(0, round(y) - reach) : round(y) + reach + 1, max(0, round(x) - reach) : round(x) + reach + 1]
+    return (
+        np.median(patch.reshape(-1, 3), axis=0)
+        if patch.size and 0 <= x < width and 0 <= y < height
+        else np.full(3, -999.0)
+    )
 
 
-def walls(sides: Sides, grid: Lattice, holes: set[Cell]) -> list[tuple[Cell, Cell]]:
+def _piped(middles: np.ndarray, first: np.ndarray, second: np.ndarray, outside: np.ndarray) -> bool:
+    """Whether the side's middles are the colour of both cells' centres, and not the page's: a pipe
+    crossing it (on a hexagonal board a pipe covers most of a side, where it is read). Two bare cells
+    are the page's colour, and a bar a pixel or two off the lattice's fit leaves the middles so."""
+    return bool(
+        (np.linalg.norm(middles - outside, axis=1) >= APART).all()
+        and (np.linalg.norm(middles - first, axis=1) < APART).all()
+        and (np.linalg.norm(middles - second, axis=1) < APART).all()
+    )
+
+
+def _kind(grey: np.ndarray, far: np.ndarray, line) -> Side:
+    """A side from its bar widths at its points (grey pixels, and pixels of any colour, far from the
+    lines and the cells beside), and `line()`, whether a thin line runs there."""
+    if (grey >= WIDE).all():
+        return Side.BAR
+    if (far >= WIDE).all():
+        return Side.TINTED
+    if far.any():
+        return Side.FAINT
+    return Side.LINE if line() else Side.NOTHING
+
+
+def bordered(sides: Sides, grid: Grid, holes: set[Cell]) -> bool:
+    """Whether the board has a border: a bar on a fifth at least of its cells' sides toward the
+    lattice's edge or a hole (three at least): a board all of whose edges are warps has its border
+    round its holes only, and a board drawn without one has none anywhere."""
+    outer = [
+        side
+        for (a, b), side in sides.items()
+        if grid.inside(a) and a not in holes and (not grid.inside(b) or b in holes)
+    ]
+    bars = sum(side is Side.BAR for side in outer)
+    return bars >= max(BORDERED_FEWEST, BORDERED * len(outer))
+
+
+def walls(sides: Sides, grid: Grid, holes: set[Cell]) -> list[tuple[Cell, Cell]]:
     """The walls: a bar between two cells of the board."""
     on = lambda cell: grid.inside(cell) and cell not in holes  # noqa: E731
     return sorted((a, b) for (a, b), side in sides.items() if a < b and side is Side.BAR and on(a) and on(b))
 
 
-def warps(sides: Sides, grid: Lattice, holes: set[Cell]) -> list[tuple[Cell, Cell]]:
-    """The warps: each opening in the border, paired with the opening at the other end of its row
-    or column; none when the board has no border. ScreenshotUnreadable for an opening with no other end."""
-    if not bordered(sides, grid, holes):
-        return []
-    openings = {
+def warps(picture: np.ndarray, sides: Sides, grid: Lattice, holes: set[Cell]) -> list[tuple[Cell, Cell]]:
+    """The warps: each end marked on the board's edge (a chevron, or a pipe running to the edge), not
+    under the border, paired with the marked end at the other end of its row or column.
+    ScreenshotUnreadable for a mark with no other end."""
+    ends = {
         (a, b)
         for (a, b), side in sides.items()
-        if side in (Side.LINE, Side.NOTHING) and grid.inside(a) and not grid.inside(b) and a not in holes
+        if grid.inside(a)
+        and not grid.inside(b)
+        and a not in holes
+        and side is not Side.BAR
+        and marked(picture, grid, a, b)
     }
     last_row, last_col = grid.height - 1, grid.width - 1
     found = []
-    for (row, col), beyond in sorted(openings):
+    for (row, col), beyond in sorted(ends):
         other = {
             (row, -1): ((row, last_col), (row, last_col + 1)),
             (-1, col): ((last_row, col), (last_row + 1, col)),
         }.get(beyond)
-        if other in openings:
+        if other in ends:
             found.append(((row, col), other[0]))
-            openings -= {((row, col), beyond), other}
-    if openings:
-        (row, col), _ = min(openings)
-        raise ScreenshotUnreadable(
-            f"an opening in the board's border at row {row + 1}, column {col + 1} has no other end"
-        )
+            ends -= {((row, col), beyond), other}
+    if ends:
+        (row, col), _ = min(ends)
+        raise ScreenshotUnreadable(f"a warp's end at row {row + 1}, column {col + 1} has no other end")
     return found
 
 
-def _page(picture: np.ndarray, grid: Lattice) -> np.ndarray:
-    """The page's colour round the board (an empty cell's, too): the median of points a third of a
-    cell beyond the lattice's edges, one beside each row and column."""
+def marked(picture: np.ndarray, grid: Lattice, cell: Cell, beyond: Cell) -> bool:
+    """Whether the cell's side toward `beyond` shows a mark just inside the edge: colour far from the
+    cell's own (its corners) halfway along both arms of a chevron pointing out (a pipe running out
+    covers them too; a thin grid line on the edge reaches neither, a dot neither)."""
+    height, width = picture.shape[:2]
+    (x, y), step = grid.centre(*cell), grid.step
+    (bx, by) = (beyond[1] - cell[1], beyond[0] - cell[0])  # the way out, in cells
+    ys, xs = corners(grid, *cell)
+    own = np.median(picture[ys.clip(0, height - 1), xs.clip(0, width - 1)].astype(np.float32), axis=0)
+    across = (-by, bx)  # along the edge
+    points = [
+        (x + (bx * (0.5 - inward) + across[0] * aside) * step, y + (by * (0.5 - inward) + across[1] * aside) * step)
+        for inward, aside in MARKED
+    ]
+    colours = np.array(
+        [picture[min(max(round(py), 0), height - 1), min(max(round(px), 0), width - 1)] for px, py in points]
+    )
+    return bool((np.linalg.norm(colours.astype(np.float32) - own, axis=1) > MARK).all())
+
+
+def page(picture: np.ndarray, grid: Grid) -> np.ndarray:
+    """The page's colour round the board (an empty cell's, and a hole's, too): the median of points
+    a third of a cell beyond the board's box, one beside each row and column (`picture`: BGR, or Lab)."""
     height, width = picture.shape[:2]
     away = PAGE * grid.step
-    points = [(grid.xs[0] - away, y) for y in _middles(grid.ys)] + [(grid.xs[-1] + away, y) for y in _middles(grid.ys)]
-    points += [(x, grid.ys[0] - away) for x in _middles(grid.xs)] + [(x, grid.ys[-1] + away) for x in _middles(grid.xs)]
+    left, top, right, bottom = grid.bounds()
+    downs = [top + (k + 0.5) * (bottom - top) / grid.height for k in range(grid.height)]
+    acrosses = [left + (k + 0.5) * (right - left) / grid.width for k in range(grid.width)]
+    points = [(left - away, y) for y in downs] + [(right + away, y) for y in downs]
+    points += [(x, top - away) for x in acrosses] + [(x, bottom + away) for x in acrosses]
     return np.median(
         [picture[min(max(round(y), 0), height - 1), min(max(round(x), 0), width - 1)] for x, y in points], axis=0
     )
 
 
-def _middles(lines: tuple[float, ...]) -> list[float]:
-    return [(a + b) / 2 for a, b in zip(lines, lines[1:], strict=False)]
-
-
-def _line(mask: np.ndarray, segment: Segment, grid: Lattice) -> bool:
+def _line(mask: np.ndarray, segment: Segment) -> bool:
     """Whether the line masks run along the segment over most of its length, clear of its ends."""
     (x0, y0), (x1, y1) = segment.points[0], segment.points[-1]
     if segment.across:  # a vertical line: rows y0..y1 about column x0
@@ -139,31 +249,61 @@ def _line(mask: np.ndarray, segment: Segment, grid: Lattice) -> bool:
     return bool(band.size) and band.any(axis=1).mean() >= SEEN
 
 
-def _bar(
-    picture: np.ndarray, x: float, y: float, across: int, step: float, lines: np.ndarray, page: np.ndarray
-) -> tuple[int, int]:
-    """How many pixels wide a bar across the line at (x, y) is, of grey pixels and of pixels of any
-    colour: pixels far from every blend of two of the grid lines' colour, the page's, and the pixels
-    at either end of the profile (the cells, or the page, beside: a thin line's smoothed edge is such
-    a blend, and so is the strip of board round a bridge's tile), read from ACROSS of a cell on one
-    side of the line to the other."""
+def _profiles(
+    picture: np.ndarray, at: np.ndarray, normals: np.ndarray, step: float, across: float = ACROSS
+) -> np.ndarray:
+    """The pixels across a line at each point (x, y) along its normal, from `across` of a cell on one
+    side to the other: points x profile x channels."""
     height, width = picture.shape[:2]
-    reach = max(2, int(round(ACROSS * step)))
-    offsets = np.arange(-reach, reach + 1)
-    if across:  # a vertical line: read left to right
-        xs, ys = np.round(x + offsets).astype(int), np.full(offsets.shape, int(round(y)))
-    else:
-        xs, ys = np.full(offsets.shape, int(round(x))), np.round(y + offsets).astype(int)
-    pixels = picture[ys.clip(0, height - 1), xs.clip(0, width - 1)]
-    known = (lines, page, pixels[0], pixels[-1])
+    reach = max(3, int(round(across * step)))
+    offsets = np.arange(-reach, reach + 1)[None, :]
+    xs = np.round(at[:, :1] + normals[:, :1] * offsets).astype(int).clip(0, width - 1)
+    ys = np.round(at[:, 1:] + normals[:, 1:] * offsets).astype(int).clip(0, height - 1)
+    return picture[ys, xs]
+
+
+def _bars(pixels: np.ndarray, lines: np.ndarray, page: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How many pixels wide a bar across each profile is, of grey pixels and of pixels of any colour:
+    pixels far from every blend of two of the grid lines' colour, the page's, and the pixels at
+    either end of the profile (the cells, or the page, beside: a thin line's smoothed edge is such a
+    blend, and so is the strip of board round a bridge's tile)."""
+    first, last = pixels[:, :1], pixels[:, -1:]
+    known = (np.broadcast_to(lines, first.shape), np.broadcast_to(page, first.shape), first, last)
     blends = [(a, b) for i, a in enumerate(known) for b in known[i + 1 :]]
     far = np.min([_from_blends(pixels, a, b) for a, b in blends], axis=0) > APART
-    grey = pixels.max(axis=1) - pixels.min(axis=1) <= GREY
-    return int((far & grey).sum()), int(far.sum())
+    grey = pixels.max(axis=2) - pixels.min(axis=2) <= GREY
+    return (far & grey).sum(axis=1), far.sum(axis=1)
+
+
+def _lines_colour(pixels: np.ndarray) -> np.ndarray:
+    """The grid lines' colour from profiles across them: in each, of the pixels within a tenth of a
+    cell of the middle (the lattice is a fit), the one farthest from the mean of the two ends;
+    their median."""
+    middle = pixels.shape[1] // 2
+    reach = max(1, pixels.shape[1] // 4)
+    near = pixels[:, middle - reach : middle + reach + 1]
+    side = (pixels[:, :1] + pixels[:, -1:]) / 2
+    pick = np.linalg.norm(near - side, axis=2).argmax(axis=1)
+    return np.median(near[np.arange(len(pixels)), pick], axis=0)
+
+
+def _thin(pixels: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """Whether a thin line crosses each profile near its middle: a pixel nearer the lines' colour
+    than the ends' and gone at least half the way from the nearer end toward it (a line of a pixel
+    or so, smoothed, keeps no more of its colour)."""
+    middle = pixels.shape[1] // 2
+    reach = max(1, pixels.shape[1] // 4)  # a tenth of a cell to either side: the lattice is a fit
+    near = pixels[:, middle - reach : middle + reach + 1]
+    ends = np.stack([pixels[:, :1], pixels[:, -1:]])  # 2 x points x 1 x channels
+    to_end = np.linalg.norm(near[None] - ends, axis=3).min(axis=0)
+    span = np.linalg.norm(lines - ends, axis=3).min(axis=0)  # points x 1
+    to_line = np.linalg.norm(near - lines, axis=2)
+    return ((to_line < to_end) & (to_end >= np.maximum(HALFWAY * span, THIN))).any(axis=1)
 
 
 def _from_blends(pixels: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Each pixel's distance from the nearest blend of colours a and b (the segment between them)."""
+    """Each pixel's distance from the nearest blend of colours a and b (the segment between them);
+    `pixels`: points x profile x BGR, `a` and `b`: points x 1 x BGR."""
     span = b - a
-    t = np.clip((pixels - a) @ span / max(float(span @ span), 1e-9), 0, 1)
-    return np.linalg.norm(pixels - (a + t[:, None] * span), axis=1)
+    t = np.clip(((pixels - a) * span).sum(axis=2) / np.maximum((span * span).sum(axis=2), 1e-9), 0, 1)
+    return np.linalg.norm(pixels - (a + t[:, :, None] * span), axis=2)

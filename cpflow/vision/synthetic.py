@@ -23,7 +23,7 @@ from cpflow.pictures.scene import scene
 LETTERS = "RGBYOCMmPAWgTbcp"  # the game's colours in its order
 LIGHT_THEME_SKIPS = "W"  # a white dot on a light board cannot be seen (the game does not offer it)
 DARK, LIGHT = (0, 0, 0), (242, 242, 242)
-LIGHT_EDGE = (30, 30, 30)  # walls and the board's border on the light theme: dark, as light ones would not show
+LIGHT_EDGE = (0, 0, 0)  # walls and the board's border on the light theme: black, as light ones would not show
 
 
 @dataclass(frozen=True)
