@@ -394,3 +394,33 @@ def test_a_wide_board_is_never_wrapped_in_the_terminal_picture(tmp_path, colour)
     drawn = [line for line in result.stdout.splitlines() if "·" in line or "●" in line]
     assert len(drawn) == 2 * 3  # two text lines a row of hexagons, none broken in two
     assert all(len(Text.from_ansi(line).plain) <= 80 for line in drawn)
+
+
+def test_solving_one_board_piped_imports_no_other_command_and_no_rich():
+    """Start-up: `cpflow solve` joins only its own family of commands, and rich (the terminal's drawing and
+    progress display) is imported only for a terminal."""
+    script = (
+        "import sys\n"
+        "from cpflow.cli import main\n"
+        f"sys.argv = ['cpflow', 'solve', {str(PUZZLES / 'starter_5x5.txt')!r}]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=os.environ | {"FORCE_COLOR": ""}
+    )
+    imported = set(done.stderr.split())
+    assert "cpflow.cli.batch" in imported and done.stdout.startswith("# ")
+    others = {f"cpflow.cli.{family}" for family in ("checks", "engines", "make", "play", "screenshot", "serve")}
+    assert not imported & others
+    assert not {name for name in imported if name == "rich" or name.startswith("rich.")}
+
+
+def test_every_command_is_listed_in_the_help():
+    from cpflow.cli import FAMILIES
+
+    done = subprocess.run([sys.executable, "-m", "cpflow", "--help"], capture_output=True, text=True, check=True)
+    listed = {line.split()[1] for line in done.stdout.splitlines() if line.startswith("│ ") and len(line.split()) > 2}
+    assert set(FAMILIES) <= listed

@@ -7,9 +7,6 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeVar
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
 from cpflow.engines.result import Status
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.items import Failed
@@ -40,7 +37,13 @@ def failed_exit(failures: Sequence) -> int:
 def with_progress(what: str, answers: Iterable[Answer], total: int) -> Iterator[Answer]:
     """The answers, as they come, under a spinner with the time elapsed (and for a batch a bar
     and a count) on stderr when it is a terminal; nothing is shown otherwise. What is printed
-    meanwhile goes above it."""
+    meanwhile goes above it. Rich is imported only for a terminal (one board piped pays nothing for it)."""
+    if not sys.stderr.isatty():
+        yield from answers
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     console = Console(stderr=True)
     many = [BarColumn(), MofNCompleteColumn()] if total > 1 else []
     columns = [SpinnerColumn(), TextColumn("{task.description}"), *many, TimeElapsedColumn()]

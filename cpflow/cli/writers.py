@@ -15,13 +15,13 @@ A writer prints; it decides nothing. Each method takes one answer: `solved` a so
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from rich.console import Console
 
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
@@ -31,13 +31,20 @@ from cpflow.workflows import records
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.unique import Count, Uniqueness, Verdict
 
-if TYPE_CHECKING:  # hints and repairs are imported only by the commands that give them (start-up time)
+if TYPE_CHECKING:  # hints, repairs and rich are imported only by the commands that use them (start-up time)
+    from rich.console import Console
+
     from cpflow.deduce.hints import Grade, Hint
     from cpflow.workflows.repair import Fixed
 
 
+RICH_FORCES = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")  # variables that make rich see a terminal
+
+
 def console_for(colour: str = "auto") -> Console:
     """A console honouring --color: auto (NO_COLOR, and whether stdout is a terminal), always, never."""
+    from rich.console import Console
+
     if colour == "auto":
         return Console(highlight=False)
     return Console(highlight=False, force_terminal=colour == "always", no_color=colour == "never")
@@ -45,19 +52,30 @@ def console_for(colour: str = "auto") -> Console:
 
 def writer(shown: str = "auto", quiet: bool = False, colour: str = "auto") -> Writer:
     """The writer of an output format (auto: terminal on a terminal, else text); Quiet when `quiet`."""
-    console = console_for(colour)
     if quiet:
-        return Quiet(console)
+        return Quiet(colour)
     if shown == "auto":
-        shown = "terminal" if console.is_terminal else "text"
-    return FORMATS[shown](console)
+        shown = "terminal" if _on_terminal(colour) else "text"
+    return FORMATS[shown](colour)
+
+
+def _on_terminal(colour: str) -> bool:
+    """Whether stdout is a terminal as rich sees it; rich is imported only where it could say yes
+    (start-up time: a board piped or written to a file pays nothing for it)."""
+    forced = colour == "always" or any(os.environ.get(name) for name in RICH_FORCES)
+    return (forced or sys.stdout.isatty()) and console_for(colour).is_terminal
 
 
 class Writer:
     """An output format: each kind of answer, printed."""
 
-    def __init__(self, console: Console):
-        self.console = console
+    def __init__(self, colour: str = "auto"):
+        self.colour = colour
+
+    @cached_property
+    def console(self) -> Console:
+        """The rich console of --color (only the terminal writer draws with it)."""
+        return console_for(self.colour)
 
     def solved(self, entry: Entry, result: SolveResult) -> None:
         raise NotImplementedError
