@@ -353,6 +353,25 @@ def test_a_half_played_screenshot_is_imported_as_a_play_ready_for_hint(page, scr
     assert marked(page, "step")
 
 
+def test_a_half_played_screenshot_of_a_board_with_bridges_says_where_to_get_a_hint(page, tmp_path):
+    pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
+    from cpflow.board.grid import Solution
+    from cpflow.vision.synthetic import Shot, draw
+    from cpflow.workflows.generate import Order, default_colours, generate_many, plain
+
+    (made,) = generate_many(Order(plain(8, 8), default_colours(8, 8, 0), bridges=2), 1, seed=3)
+    over = {k: path for k, path in made.solution.paths.items() if any(len(node) == 3 for node in path)}
+    assert over  # the paths that cross a bridge, drawn whole; the others left to find
+    path = tmp_path / "bridges.png"
+    path.write_bytes(draw(made.puzzle, Shot(8, 8, (1080, 2400)), Solution(over)))
+    page.set_input_files("#shot", path)
+    page.wait_for_selector("#status:has-text('Imported bridges.png')")
+    status = page.inner_text("#status")  # the board and its pipes read, and Play not started over bridges
+    assert "cells drawn" in status and "`cpflow hint bridges.png` gives the next step" in status, status
+    assert page.get_attribute("#play", "aria-pressed") == "false"
+    assert sorted(parse(puzzle_in_address(page))[0].bridges()) == sorted(made.puzzle.bridges())
+
+
 def drop(page, name: str, data: bytes, kind: str) -> None:
     """Drop a file on the editor, as a player dragging it from their files does."""
     import base64

@@ -92,11 +92,6 @@ ACROSS = np.sqrt(3) / 2  # columns apart, in cells
 SIDES = [(0.0, -1.0), (0.0, 1.0), (ACROSS, -0.5), (ACROSS, 0.5), (-ACROSS, -0.5), (-ACROSS, 0.5)]  # unit vectors
 
 
-def looks_hexagonal(vertical: np.ndarray, horizontal: np.ndarray) -> bool:
-    """Whether the line masks (cpflow.vision.board.ridges) show a hexagonal board's grid."""
-    return _pieces(vertical, horizontal) is not None
-
-
 def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> HexLattice | None:
     """The hexagonal board's cells, from the flat pieces of its horizontal lines (each a cell's top
     or bottom, the border's included), or None when the masks show no hexagonal grid.

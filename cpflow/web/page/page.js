@@ -523,8 +523,13 @@ async function importShot(file) {
     $("text").value = answer.text;
     const n = Object.keys(answer.endpoints).length;
     const unsure = answer.unsure.length ? ` Unsure of the pipe at ${answer.unsure.length} cell${answer.unsure.length === 1 ? "" : "s"}: left out.` : "";
-    if (answer.play.length) {
-      playFrom(answer.play); // a level half played: its pipes, ready for Hint
+    if (answer.play.length && board.bridges.size) {
+      // Play mode does not draw over bridges yet: the board is shown, and the CLI hints on the screenshot itself.
+      say(`Imported ${file.name}: ${answer.width}x${answer.height}, ${n} colours, ${answer.play.length} cells drawn.${unsure} Drawing on boards with bridges is not supported on this page yet: \`cpflow hint ${file.name}\` gives the next step from the pipes drawn.`, "ok");
+      return;
+    }
+    if (answer.play.length && playFrom(answer.play)) {
+      // a level half played: its pipes, ready for Hint
       say(`Imported ${file.name}: ${answer.width}x${answer.height}, ${n} colours, ${answer.play.length} cells drawn.${unsure} Check it against the screenshot, then press Hint.`, "ok");
       return;
     }

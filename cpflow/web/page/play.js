@@ -233,11 +233,13 @@ function setPlaying(on) {
 
 function playFrom(cells) {
   // A play read from a screenshot (`[row, column, colour]` per drawn cell): Play mode, those cells drawn.
+  // False when Play cannot start on this board (its reason is shown).
   setPlaying(true);
-  if (!playing) return;
+  if (!playing) return false;
   drawn = new Map(cells.map(([r, c, colour]) => [key([r, c]), colour]));
   undos = [];
   playChanged();
+  return true;
 }
 
 function startPlay() {
