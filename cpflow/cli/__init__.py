@@ -50,7 +50,7 @@ def main() -> None:
     """The `cpflow` command."""
     from cpflow.cli import group
 
-    named = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+    named = sys.argv[1] if len(sys.argv) > 1 else None  # a global option first (-h, --version): every command
     completing = any(key.endswith("_COMPLETE") for key in os.environ)
     joined(None if completing else named)
     group.main()
