@@ -37,15 +37,15 @@ def main() -> None:
     parser.add_argument("--puzzle", default="puzzles/starter_7x7.txt")
     args = parser.parse_args()
     cpflow = shutil.which("cpflow") or sys.exit("no cpflow on PATH: pip install . first")
-    commands = {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        "import cpflow.cli": [sys.executable, "-c", "import cpflow.cli"],
+    commands = {  # -P: the cpflow installed, not the one in the folder the bench runs in
+        "python -P -c pass": [sys.executable, "-P", "-c", "pass"],
+        'python -P -c "import cpflow.cli"': [sys.executable, "-P", "-c", "import cpflow.cli"],
         "cpflow --version": [cpflow, "--version"],
         f"cpflow solve {args.puzzle}": [cpflow, "solve", args.puzzle],
         f"cpflow solve {args.puzzle} --format json": [cpflow, "solve", args.puzzle, "--format", "json"],
         f"cpflow hint {args.puzzle}": [cpflow, "hint", args.puzzle],
     }
-    timed(commands["python -c pass"], 2)  # warm the disk cache
+    timed(commands["python -P -c pass"], 2)  # warm the disk cache
     print("| command | median s | fastest s |")
     print("|---|---|---|")
     for name, command in commands.items():

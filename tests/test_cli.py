@@ -396,7 +396,7 @@ def test_a_wide_board_is_never_wrapped_in_the_terminal_picture(tmp_path, colour)
     assert all(len(Text.from_ansi(line).plain) <= 80 for line in drawn)
 
 
-def test_solving_one_board_piped_imports_no_other_command_and_no_rich():
+def test_solving_one_board_piped_imports_no_other_command_no_rich_and_no_process_pool():
     """Start-up: `cpflow solve` joins only its own family of commands, and rich (the terminal's drawing and
     progress display) is imported only for a terminal."""
     script = (
@@ -416,6 +416,7 @@ def test_solving_one_board_piped_imports_no_other_command_and_no_rich():
     others = {f"cpflow.cli.{family}" for family in ("checks", "engines", "make", "play", "screenshot", "serve")}
     assert not imported & others
     assert not {name for name in imported if name == "rich" or name.startswith("rich.")}
+    assert "multiprocessing" not in imported  # a batch on processes imports it, not one board
 
 
 def test_every_command_is_listed_in_the_help():

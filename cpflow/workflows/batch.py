@@ -8,8 +8,6 @@ Glossary
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -18,7 +16,6 @@ from functools import partial
 from typing import Any, TypeVar, cast
 
 from cpflow.board.grid import Puzzle
-from cpflow.engines.children import sweep
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult
 from cpflow.workflows.items import BUG, Failed, Where, guarded, name_of
@@ -64,7 +61,13 @@ def _on_processes(
 ) -> Iterator[Answer | Failed]:
     """`work` on each item on `jobs` processes of this machine, answers in input order. A process that
     dies in an item (killed for memory, a crash in a solver's native code) leaves that item a Failed
-    and a new process takes its place: a multiprocessing.Pool would wait for the lost item forever."""
+    and a new process takes its place: a multiprocessing.Pool would wait for the lost item forever.
+    (multiprocessing and the children's sweep are imported here, by the batches that use them: one
+    board pays nothing for them.)"""
+    import multiprocessing.connection
+
+    from cpflow.engines.children import sweep
+
     with interrupts_held():
         workers = [_Worker(work, setup) for _ in range(jobs)]
     answers: dict[int, Answer | Failed] = {}  # by item number, until those before are given out
@@ -106,6 +109,8 @@ class _Worker:
     """One process of `_on_processes`: an item at a time in through a pipe, its answer back."""
 
     def __init__(self, work: Callable, setup: Callable[[], object] | None):
+        import multiprocessing
+
         self.connection, theirs = multiprocessing.Pipe()
         self.process = multiprocessing.Process(target=_serve, args=(theirs, work, setup), daemon=True)
         self.process.start()
