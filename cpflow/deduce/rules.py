@@ -31,6 +31,7 @@ can keep a `log` of each node it colours with the rule that coloured it (`Cause`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable
 from itertools import combinations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
@@ -91,11 +92,14 @@ def dead_turns(puzzle: Puzzle) -> list[Turn]:
     dead_if: dict[Turn, list[Turn]] = {}  # a turn -> the turns dead if it is
     for turn in turns:
         p, a, b = turn
-        beside = {q: sorted(near[q] - {a, b}) for q in near[a] & near[b] - {p} if q not in ends}
-        if a in near[b] or any(len(rest) < 2 for rest in beside.values()):
+        common = near[a] & near[b]
+        if len(common) < 2 and a not in near[b]:
+            continue  # a straight path (on a square board): no q beside both
+        beside = [(q, sorted(near[q] - {a, b})) for q in common if q != p and q not in ends]
+        if a in near[b] or any(len(rest) < 2 for _, rest in beside):
             dead.add(turn)  # a and b would be neighbours of one colour, or a q cannot turn on
             continue
-        for q, rest in beside.items():
+        for q, rest in beside:
             if len(rest) == 2:
                 first, second = rest
                 dead_if.setdefault((q, first, second), []).append(turn)  # q turns through its last two edges
@@ -136,11 +140,12 @@ class Graph:
         self.rules = ALL & ~CORNER if self.touch else ALL  # the rules beyond degree, colour and loop that hold
         self.dead = [] if self.touch else dead_turns(puzzle)
         self.no_turn: list[dict[int, list[int]]] = [{} for _ in self.nodes]  # node -> in-neighbour -> edges then out
+        edge_to = [dict(a) for a in self.adjacent]  # node -> neighbour -> their edge
         for p, a, b in self.dead:
-            i = index[p]
-            for first, second in ((a, b), (b, a)):
-                edge = next(e for j, e in self.adjacent[i] if j == index[second])
-                self.no_turn[i].setdefault(index[first], []).append(edge)
+            i, ia, ib = index[p], index[a], index[b]
+            no_turn = self.no_turn[i]
+            no_turn.setdefault(ia, []).append(edge_to[i][ib])
+            no_turn.setdefault(ib, []).append(edge_to[i][ia])
 
     def start(self) -> Partial:
         """Nothing decided but the endpoints' and hints' colours (not yet settled)."""
@@ -157,7 +162,9 @@ class Graph:
 class Partial:
     """A partial solution: edge states, node colours, chains; `queue` holds nodes to look at again."""
 
-    __slots__ = ("g", "state", "colour", "banned", "degree", "free", "other", "queue", "reach", "allow", "log", "why")
+    __slots__ = (
+        "g", "state", "colour", "banned", "degree", "free", "other", "queue", "dirty", "reach", "allow", "log", "why"
+    )
 
     def __init__(self, g: Graph, copy: Partial | None = None):
         self.g = g
@@ -172,10 +179,13 @@ class Partial:
             self.free = bytearray(len(a) for a in g.adjacent)  # edges undecided
             self.other = list(range(len(g.nodes)))  # at a chain's end: its other end
             self.queue: list[int] = []
+            # the nodes looked at since the chamber rule last held everywhere; None: it never has
+            self.dirty: set[int] | None = None
         else:
             self.state, self.colour, self.banned = copy.state[:], copy.colour[:], copy.banned[:]
             self.degree, self.free, self.other = copy.degree[:], copy.free[:], copy.other[:]
             self.queue = []
+            self.dirty = None if copy.dirty is None else set(copy.dirty)
         self.reach: list[set[int]] | None = None  # per colour, the nodes it may take (after `settle`)
 
     def copy(self) -> Partial:
@@ -297,9 +307,11 @@ class Partial:
         queue, state, adjacent = self.queue, self.state, self.g.adjacent
         degree, free, need, colour, other = self.degree, self.free, self.g.need, self.colour, self.other
         banned, no_turn, logging = self.banned, self.g.no_turn, self.log is not None
-        turns, touch = self.allow & CORNER, self.g.touch
+        turns, touch, dirty = self.allow & CORNER, self.g.touch, self.dirty
         while queue:
             i = queue.pop()
+            if dirty is not None:
+                dirty.add(i)
             if not free[i]:
                 if degree[i] < need[i]:
                     raise Contradiction("degree", (i,), colour[i])
@@ -345,16 +357,25 @@ class Partial:
         return [edge for edge in self.g.no_turn[i].get(a, ()) if not self.state[edge]]
 
     def _regions(self) -> bool:
-        """The chamber rule; whether it coloured anything (then settle again)."""
+        """The chamber rule; whether it coloured anything (then settle again). Only the regions
+        within or beside a node looked at since it last held (`dirty`) can have changed, and a
+        region's flood stops at its second colour: nothing follows from it then."""
         g, colour, state = self.g, self.colour, self.state
         adjacent, degree, need = g.adjacent, self.degree, g.need
         painted = False
-        seen = bytearray(len(g.nodes))
-        for start in range(len(g.nodes)):
-            if colour[start] != NONE or seen[start]:
+        mark = [0] * len(g.nodes)  # uncoloured nodes: the flood that reached them (from 1)
+        if self.dirty is None:
+            starts: Iterable[int] = range(len(g.nodes))
+        else:
+            starts = {j for i in self.dirty for j in g.near[i]} | self.dirty
+        self.dirty = set()
+        flood = 0
+        for start in starts:
+            if colour[start] != NONE or mark[start]:
                 continue
+            flood += 1
             region, stack, border = [start], [start], set()
-            seen[start] = 1
+            mark[start] = flood
             while stack:
                 i = stack.pop()
                 for j, edge in adjacent[i]:
@@ -362,12 +383,16 @@ class Partial:
                         continue
                     cj = colour[j]
                     if cj == NONE:
-                        if not seen[j]:
-                            seen[j] = 1
+                        if not mark[j]:
+                            mark[j] = flood
                             region.append(j)
                             stack.append(j)
+                        elif mark[j] != flood:
+                            border.update((-1, -2))  # an earlier flood's region, which stopped at two colours
                     elif degree[j] < need[j]:
                         border.add(cj)
+                if len(border) > 1:
+                    break
             if not border:
                 raise Contradiction("chamber", tuple(region))  # no path can reach these nodes
             if len(border) == 1:
