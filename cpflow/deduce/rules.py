@@ -30,8 +30,8 @@ can keep a `log` of each node it colours with the rule that coloured it (`Cause`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import combinations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
@@ -163,7 +163,19 @@ class Partial:
     """A partial solution: edge states, node colours, chains; `queue` holds nodes to look at again."""
 
     __slots__ = (
-        "g", "state", "colour", "banned", "degree", "free", "other", "queue", "dirty", "reach", "allow", "log", "why"
+        "g",
+        "state",
+        "colour",
+        "banned",
+        "degree",
+        "free",
+        "other",
+        "queue",
+        "dirty",
+        "reach",
+        "allow",
+        "log",
+        "why",
     )
 
     def __init__(self, g: Graph, copy: Partial | None = None):
