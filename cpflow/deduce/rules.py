@@ -386,7 +386,7 @@ class Partial:
             if colour[start] != NONE or mark[start]:
                 continue
             flood += 1
-            region, stack, border = [start], [start], set()
+            region, stack, border = [start], [start], set[int]()
             mark[start] = flood
             while stack:
                 i = stack.pop()
