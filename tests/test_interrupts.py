@@ -36,7 +36,8 @@ from cpflow.engines.registry import available
 QUICK = PUZZLES / "starter_5x5.txt"
 HANG_GUARD = 60  # seconds before a test gives up on a command that ignored the interrupt
 GONE_GUARD = 5  # seconds for killed processes to be gone
-CBC_BUSY = PUZZLES / "gen_30x30_01.txt"  # forced moves leave most of it open, and CBC runs for minutes on the rest
+CBC_BUSY = PUZZLES / "gen_30x30_01.txt"  # with paths that may touch themselves: no search first, CBC runs for minutes
+BUSY_RULES = "--allow-touch"
 needs_cbc = pytest.mark.skipif("ilp-cbc" not in available(), reason="the ilp-cbc engine is not installed")
 
 
@@ -208,7 +209,7 @@ needs_dask = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
 )
 def test_an_interrupted_cbc_solve_leaves_no_cbc_and_no_files(tmp_path, where, stop):
     scratch = scratch_of(tmp_path)
-    args = ["solve", "--engine", "ilp-cbc", *where, CBC_BUSY, CBC_BUSY]
+    args = ["solve", "--engine", "ilp-cbc", BUSY_RULES, *where, CBC_BUSY, CBC_BUSY]
     with cpflow_with_cbc(scratch, *args) as process:
         stop(process)
         _, err = process.communicate(timeout=HANG_GUARD)
@@ -222,7 +223,9 @@ def test_a_cbc_solve_stopped_by_its_time_limit_leaves_no_cbc_and_no_files(tmp_pa
     scratch = scratch_of(tmp_path)
     began = time.monotonic()
     limit = 8  # forced moves and building the model take some seconds of it: CBC must start
-    with cpflow_with_cbc(scratch, "solve", "--engine", "ilp-cbc", "--time-limit", str(limit), CBC_BUSY) as process:
+    with cpflow_with_cbc(
+        scratch, "solve", "--engine", "ilp-cbc", BUSY_RULES, "--time-limit", str(limit), CBC_BUSY
+    ) as process:
         out, err = process.communicate(timeout=HANG_GUARD)
         assert "unknown in" in out and "Traceback" not in err
     assert time.monotonic() - began < limit + 3  # the limit, the interpreter's start, the allowance
@@ -232,7 +235,7 @@ def test_a_cbc_solve_stopped_by_its_time_limit_leaves_no_cbc_and_no_files(tmp_pa
 @needs_cbc
 def test_cbc_dies_with_a_killed_cpflow_and_the_next_run_sweeps_its_files(tmp_path):
     scratch = scratch_of(tmp_path)
-    with cpflow_with_cbc(scratch, "solve", "--engine", "ilp-cbc", CBC_BUSY) as process:
+    with cpflow_with_cbc(scratch, "solve", "--engine", "ilp-cbc", BUSY_RULES, CBC_BUSY) as process:
         process.kill()
         process.wait(timeout=HANG_GUARD)
     assert until(lambda: not solvers_in(scratch), GONE_GUARD), f"outlived cpflow: {solvers_in(scratch)}"
@@ -254,7 +257,15 @@ def test_a_web_worker_stopped_mid_cbc_leaves_no_cbc_and_no_files(tmp_path, monke
     monkeypatch.setenv("TMPDIR", str(scratch))  # the workers' temp folder ...
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # ... and the server's, which this process read before
     text = CBC_BUSY.read_text()
-    ask = {"puzzle": text, "name": "busy", "input_format": "auto", "index": 1, "engine": "ilp-cbc", "time_limit": 60}
+    ask = {
+        "puzzle": text,
+        "name": "busy",
+        "input_format": "auto",
+        "index": 1,
+        "engine": "ilp-cbc",
+        "time_limit": 60,
+        "allow_touch": True,
+    }
 
     async def main():
         jobs = Jobs(Limits(workers=1))

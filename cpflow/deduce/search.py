@@ -28,29 +28,44 @@ class Exhausted(Exception):
 def solutions(puzzle: Puzzle, budget: int, deadline: Deadline = NEVER) -> Iterator[Solution]:
     """Every solution, each once; Contradiction at once when settling the start proves there
     is none, Exhausted when more than `budget` branches are needed, OutOfTime at the deadline."""
-    deadline.check()
-    root = Graph(puzzle).start()
-    root.settle(deadline=deadline)
-    stack, branches = [root], 0
-    while stack:
-        p = stack.pop()
-        if p is not root:
-            try:
-                p.settle(
-                    reach=False, deadline=deadline
-                )  # the reach rule costs more than it saves here (models/forced.md)
-            except Contradiction:
-                continue
-        edge = _first_open(p)
-        if edge is None:
-            if p.is_complete():
-                yield p.solution()
-            continue
-        branches += 1
-        if branches > budget:
-            raise Exhausted(root)
+    return Search(puzzle, deadline).solutions(budget, deadline)
+
+
+class Search:
+    """The search, resumable: `solutions` goes on from where the last call stopped."""
+
+    def __init__(self, puzzle: Puzzle, deadline: Deadline = NEVER):
+        """Settle the start: Contradiction when that proves there is no solution."""
         deadline.check()
-        stack += reversed(_either(p, edge))
+        self.root = Graph(puzzle).start()
+        self.root.settle(deadline=deadline)
+        self.stack = [self.root]
+        self.branches = 0
+
+    def solutions(self, budget: int, deadline: Deadline = NEVER) -> Iterator[Solution]:
+        """The solutions not yet found; Exhausted after `budget` more branches, OutOfTime at the
+        deadline (either leaves the search ready to go on)."""
+        stack, root, limit = self.stack, self.root, self.branches + budget
+        while stack:
+            p = stack[-1]
+            if p is not root and p.queue:
+                try:
+                    p.settle(reach=False)  # the reach rule costs more than it saves here (models/forced.md)
+                except Contradiction:
+                    stack.pop()
+                    continue
+            edge = _first_open(p)
+            if edge is None:
+                stack.pop()
+                if p.is_complete():
+                    yield p.solution()
+                continue
+            if self.branches >= limit:
+                raise Exhausted(root)
+            deadline.check()
+            self.branches += 1
+            stack.pop()
+            stack += reversed(_either(p, edge))
 
 
 def _first_open(p: Partial) -> int | None:

@@ -14,6 +14,7 @@ from ortools.sat.python import cp_model
 
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.engines.deadline import Deadline
+from cpflow.engines.race import spend
 from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import SolverFailed
 
@@ -160,7 +161,8 @@ def _race(
 
     try:
         while True:
-            wait(answers, timeout=TICK, return_when=FIRST_COMPLETED)
+            if not spend(TICK):  # the front end's search beside this solve, if it races (cpflow.engines.race)
+                wait(answers, timeout=TICK, return_when=FIRST_COMPLETED)
             for (solver, _), answer in zip(runs, answers, strict=True):
                 if answer.done() and (answer.exception() or answer.result() != cp_model.UNKNOWN):
                     stop_all()

@@ -4,8 +4,9 @@ search before any model, run by the registry (cpflow.engines.registry).
 `settle_first` answers a solve outright when the search (cpflow.deduce.search) finishes
 within its budget: a solution that is none of `exclude`, or a proof that there is none.
 Otherwise it hands over the settled start, whose fixed edges and colour domains make the
-model smaller: each engine's `solve` and `count` take it as `root`. It imports no solver,
-so a board it answers never loads one.
+model smaller: each engine's `solve` and `count` take it as `root`; and the search, which
+can go on beside the engine (cpflow.engines.race). It imports no solver, so a board it
+answers never loads one.
 """
 
 from __future__ import annotations
@@ -16,27 +17,31 @@ from dataclasses import dataclass
 
 from cpflow.board.grid import Puzzle, Solution, differ
 from cpflow.deduce.rules import Contradiction, Partial, settles
-from cpflow.deduce.search import Exhausted, solutions
+from cpflow.deduce.search import Exhausted, Search, solutions
 from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
 
-WORK = 200_000  # the search's budget, in branches x nodes (models/forced.md)
-SMALL = 500  # nodes: on bigger boards the search seldom ends within its budget, and CP-SAT does better
+WORK = 500_000  # the search's budget, in branches x nodes (models/forced.md)
+# nodes: on bigger boards the search seldom answers before CP-SAT, and beside it slows it (models/forced.md)
+RACED = 1600
 
 
 @dataclass
 class Handover:
-    """What the front end leaves to the model: the settled start, or None (nothing applies)."""
+    """What the front end leaves to the model: the settled start, or None (nothing applies), and
+    the search where it stopped, to go on beside the model (None when it does not apply)."""
 
     root: Partial | None
     seconds: float
+    search: Search | None = None
 
 
 def budget(puzzle: Puzzle) -> int:
-    """Branches the search may take before the model takes over: 1,000 on a 14x14 board,
-    none on a board of more than SMALL nodes, which the front end only settles."""
+    """Branches the search may take before the model takes over: 2,551 on a 14x14 board, 312 on
+    a 40x40 one; none on a bigger board (the search seldom answers there, and CP-SAT does
+    better) or when paths may touch themselves (the search's rules are weaker then)."""
     nodes = len(puzzle.nodes)
-    return WORK // max(1, nodes) if nodes <= SMALL and not puzzle.rules.touch else 0
+    return WORK // max(1, nodes) if nodes <= RACED and not puzzle.rules.touch else 0
 
 
 def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
@@ -46,14 +51,24 @@ def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline
     if not settles(puzzle):
         return Handover(None, 0.0)
     try:
-        for solution in solutions(puzzle, budget(puzzle), deadline):
-            if not any(not differ(solution, other) for other in exclude):
-                return _answer(Status.SOLVED, solution, began)
-        return _answer(Status.UNSOLVABLE, None, began)
+        search = Search(puzzle, deadline)
     except Contradiction:
-        return _answer(Status.UNSOLVABLE, None, began, reason="forced moves leave no way on")
-    except Exhausted as out:
-        return Handover(out.root, time.perf_counter() - began)
+        return answer(Status.UNSOLVABLE, None, began, reason="forced moves leave no way on")
+    try:
+        solution = first_new(search, exclude, budget(puzzle), deadline)
+    except Exhausted:
+        goes_on = not puzzle.rules.touch and len(puzzle.nodes) <= RACED
+        return Handover(search.root, time.perf_counter() - began, search if goes_on else None)
+    return answer(Status.SOLVED if solution else Status.UNSOLVABLE, solution, began)
+
+
+def first_new(search: Search, exclude: Sequence[Solution], branches: int, deadline: Deadline) -> Solution | None:
+    """The search's next solution that is none of `exclude`, or None when there is no other;
+    Exhausted after `branches` more branches, OutOfTime at the deadline."""
+    for solution in search.solutions(branches, deadline):
+        if not any(not differ(solution, other) for other in exclude):
+            return solution
+    return None
 
 
 def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[Solution], Status] | Handover:
@@ -78,6 +93,7 @@ def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[So
     return found, Status.SOLVED
 
 
-def _answer(status: Status, solution: Solution | None, began: float, **stats) -> SolveResult:
+def answer(status: Status, solution: Solution | None, began: float, **stats) -> SolveResult:
+    """The front end's result, timed from `began`."""
     seconds = time.perf_counter() - began
     return SolveResult(status, solution, seconds, seconds, "front", {"by": "forced moves", **stats})

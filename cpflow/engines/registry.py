@@ -28,6 +28,7 @@ from cpflow.board.verify import violations
 from cpflow.deduce.rules import Partial
 from cpflow.engines import front
 from cpflow.engines.deadline import Deadline, OutOfTime
+from cpflow.engines.race import Rival, beside
 from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import CpflowError, EngineUnavailable, EngineUnsupported, InvalidSolution, ModelTooLarge
 
@@ -76,8 +77,10 @@ class Engine:
     needs: str  # the package it cannot run without
     summary: str
     options: dict = field(default_factory=dict)
+    by_rules: dict = field(default_factory=dict)  # rule set -> options that replace these for its puzzles
     extra: str | None = None  # the cpflow extra that installs `needs`, when cpflow's own install does not
     front: bool = False  # the front end's forced moves (and short search) first; the model starts from what it settled
+    races: bool = False  # the front end's search goes on beside the engine's solve (it stops within moments)
     rule_sets: tuple[str, ...] = RULE_SETS
     kinds: tuple[str, ...] = KINDS
     counts: bool = False  # `count` in one search; else counted by solving again, excluding each answer
@@ -114,6 +117,7 @@ class Engine:
             "formulation": self.formulation,
             "summary": self.summary,
             "front_end": self.front,
+            "by_rule_set": self.by_rules,
             "rule_sets": list(self.rule_sets),
             "kinds": list(self.kinds),
             "counts": "one search" if self.counts else "by exclusion",
@@ -123,6 +127,11 @@ class Engine:
             "installed": self.available(),
             "install": self.install,
         }
+
+    def options_for(self, puzzle: Puzzle) -> dict:
+        """The options the engine runs a puzzle with: its own, and its rule set's."""
+        rules = [name for name in ("touch", "blanks") if getattr(puzzle.rules, name)]
+        return {**self.options, **{k: v for name in rules for k, v in self.by_rules.get(name, {}).items()}}
 
     def fronted(self, forced: bool | None = None) -> bool:
         """Whether the front end runs first: as the entry declares, unless `forced` says otherwise."""
@@ -165,9 +174,11 @@ ENGINES = {
             "cpflow.engines.cpsat",
             "label",
             "ortools",
-            "OR-Tools CP-SAT, label model, after forced moves",
+            "OR-Tools CP-SAT, label model (circuit model when paths may touch themselves), after forced moves",
             {"model": "label"},
+            {"touch": {"model": "circuit"}},  # 15x15, 3 colours, inputs2: 36 s -> 2.6 s (models/forced.md)
             front=True,
+            races=True,
             counts=True,
             workers=True,
             bytes_per_node=64_000,
@@ -184,6 +195,7 @@ ENGINES = {
             "OR-Tools CP-SAT, per-colour circuit model, after forced moves",
             {"model": "circuit"},
             front=True,
+            races=True,
             counts=True,
             workers=True,
             bytes_per_node_colour=32_000,
@@ -324,8 +336,14 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, *, forced: bool | None = None, 
         result = settled
     else:
         root = settled.root if settled else None
-        result = entry.backend().solve(puzzle, root=root, time_limit=deadline.left(), **entry.options, **options)
-        if settled:
+        rival = Rival(settled.search, options.get("exclude", ()), deadline) if settled and settled.search else None
+        with beside(rival if entry.races else None):
+            result = entry.backend().solve(
+                puzzle, root=root, time_limit=deadline.left(), **entry.options_for(puzzle), **options
+            )
+        if rival and rival.done.is_set():
+            result = rival.result(began)
+        elif settled:
             result = _after_front(result, time.perf_counter() - began - result.seconds)
     if result.solution is not None:
         _verified(puzzle, result.solution, engine)
@@ -369,7 +387,9 @@ def count(
         root = settled.root if settled else None
         if entry.counts:
             left = deadline.left()
-            found, status = entry.backend().count(puzzle, limit, root=root, time_limit=left, **entry.options, **options)
+            found, status = entry.backend().count(
+                puzzle, limit, root=root, time_limit=left, **entry.options_for(puzzle), **options
+            )
         else:
             found, status = _count_by_exclusion(entry, puzzle, limit, root, deadline, options)
     for solution in found:
@@ -384,7 +404,9 @@ def _count_by_exclusion(
     found: list[Solution] = []
     while len(found) < limit:
         left = deadline.left()
-        result = entry.backend().solve(puzzle, root=root, time_limit=left, exclude=found, **entry.options, **options)
+        result = entry.backend().solve(
+            puzzle, root=root, time_limit=left, exclude=found, **entry.options_for(puzzle), **options
+        )
         if result.solution is None:
             return found, Status.SOLVED if result.status is Status.UNSOLVABLE else Status.UNKNOWN
         found.append(result.solution)
@@ -400,7 +422,7 @@ def export(puzzle: Puzzle, path: str | Path, engine: str = DEFAULT) -> None:
         known = [(suffix, other) for other, e in ENGINES.items() for suffix in e.exports if name.endswith(suffix)]
         instead = f"; {known[0][0]} files come from engine {' or '.join(o for _, o in known)}" if known else ""
         raise CpflowError(f"engine {engine} writes {', '.join(entry.exports)} files{instead}")
-    entry.backend().export(puzzle, path, **entry.options)
+    entry.backend().export(puzzle, path, **entry.options_for(puzzle))
 
 
 def _ready(engine: str, puzzle: Puzzle, options: dict) -> Engine:

@@ -1,0 +1,75 @@
+"""The front end's search goes on while an engine solves, when its budget ran out before it
+answered (cpflow.engines.front): the first to answer wins, and the other stops.
+
+Neither is sure to win: on most boards of 40x20 to 36x36 the search answers first, on some
+the engine does by seconds (models/forced.md, "The race"). The engine builds its model
+first, alone; then, while it waits for its solver (CP-SAT lets go of the interpreter while
+it searches), it gives the search slices of its waiting time (`spend`). When the search
+answers, the engine's deadlines are called off (cpflow.engines.deadline.stopped_by) and it
+stops within a slice. All in the caller's thread: nothing of the race outlives the solve.
+Only an engine that waits so (`Engine.races`) is raced.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from cpflow.board.grid import Solution
+from cpflow.deduce.search import Search
+from cpflow.engines.deadline import Deadline, OutOfTime, stopped_by
+from cpflow.engines.front import answer, first_new
+from cpflow.engines.result import SolveResult, Status
+
+ENDLESS = 1 << 62  # branches: the search goes on until it answers or its slice ends
+
+
+class Rival:
+    """The search beside an engine: it goes on in the slices of time it is given."""
+
+    def __init__(self, search: Search, exclude: Sequence[Solution], deadline: Deadline):
+        self.search, self.exclude, self.deadline = search, exclude, deadline
+        self.done = threading.Event()  # set when the search has answered
+        self.found: Solution | None = None
+
+    def work(self, seconds: float) -> None:
+        """Search on for up to `seconds` (never past the deadline); set `done` on an answer."""
+        left = self.deadline.left()
+        piece = Deadline(seconds if left is None else min(seconds, left))
+        try:
+            self.found = first_new(self.search, self.exclude, ENDLESS, piece)
+        except OutOfTime:
+            return
+        self.done.set()
+
+    def result(self, began: float) -> SolveResult:
+        """The search's answer, timed from `began`."""
+        status = Status.SOLVED if self.found else Status.UNSOLVABLE
+        return answer(status, self.found, began, by="search beside the engine")
+
+
+_thread = threading.local()  # `rival`: the search beside the engine running in this thread
+
+
+@contextmanager
+def beside(rival: Rival | None) -> Iterator[None]:
+    """Within: the engine's waits go to the rival's search, whose answer calls off its deadlines."""
+    if rival is None:
+        yield
+        return
+    _thread.rival = rival
+    try:
+        with stopped_by(rival.done):
+            yield
+    finally:
+        del _thread.rival
+
+
+def spend(seconds: float) -> bool:
+    """Spend `seconds` of an engine's wait on the search beside it, if one still runs: whether it did."""
+    rival: Rival | None = getattr(_thread, "rival", None)
+    if rival is None or rival.done.is_set():
+        return False
+    rival.work(seconds)
+    return True

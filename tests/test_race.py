@@ -1,0 +1,143 @@
+"""The search goes on where it stopped, and races an engine: the first answer wins, the other stops."""
+
+from __future__ import annotations
+
+import sys
+import time
+import types
+from dataclasses import replace
+
+import pytest
+from brute import brute_solutions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_variants import tiny_boards
+
+from conftest import PUZZLES
+from cpflow.board.formats import load, parse_solution
+from cpflow.board.grid import Rules, Solution, differ
+from cpflow.board.verify import violations
+from cpflow.deduce.rules import Contradiction
+from cpflow.deduce.search import Exhausted, Search
+from cpflow.engines import front, registry
+from cpflow.engines.deadline import Deadline, OutOfTime
+from cpflow.engines.race import spend
+from cpflow.engines.result import SolveResult, Status
+from cpflow.errors import InvalidSolution
+
+TINY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+
+
+def colouring(solution) -> frozenset:
+    return frozenset(solution.colour_of().items())
+
+
+@TINY
+@given(puzzle=tiny_boards(), piece=st.integers(1, 3))
+def test_a_search_resumed_piece_by_piece_finds_each_solution_once(puzzle, piece):
+    try:
+        search = Search(puzzle)
+    except Contradiction:
+        assert list(brute_solutions(puzzle)) == []
+        return
+    found = []
+    while True:
+        try:
+            for solution in search.solutions(piece):
+                found.append(solution)
+            break
+        except Exhausted:
+            continue  # the next call goes on from there
+    assert sorted(map(colouring, found), key=sorted) == sorted(map(colouring, brute_solutions(puzzle)), key=sorted)
+
+
+def test_a_search_stopped_by_its_deadline_goes_on_to_the_same_solution():
+    (puzzle,) = load(PUZZLES / "gen_14x14_01.txt")
+    whole = next(Search(puzzle).solutions(10**6))
+    search, pieces = Search(puzzle), 0
+    while True:
+        pieces += 1
+        try:
+            found = next(search.solutions(10**6, Deadline(0.0005)))
+            break
+        except OutOfTime:
+            continue
+    assert pieces > 1 and differ(found, whole) == []
+
+
+def fake_engine(monkeypatch, solve) -> str:
+    """An engine that races, whose `solve` is the one given, registered as `fake`."""
+    module = types.ModuleType("fake_engine")
+    module.available = lambda **_: True
+    module.solve = solve
+    monkeypatch.setitem(sys.modules, "fake_engine", module)
+    entry = replace(registry.ENGINES["cpsat"], name="fake", module="fake_engine", options={}, by_rules={})
+    monkeypatch.setitem(registry.ENGINES, "fake", entry)
+    registry._installed.cache_clear()
+    monkeypatch.setattr(front, "WORK", 0)  # no branch before the engine: the search is all raced
+    return "fake"
+
+
+def waiting_engine(called_off: list):
+    """A solve that waits, as CP-SAT's does, giving its waits to the search, until its deadline is called off."""
+
+    def solve(puzzle, *, root, time_limit, **options) -> SolveResult:
+        deadline = Deadline(time_limit)
+        while deadline.left() != 0:
+            if not spend(0.01):
+                time.sleep(0.01)
+        called_off.append(deadline.stop is not None and deadline.stop.is_set())
+        return SolveResult(Status.UNKNOWN, None, 0.0, 0.0, "fake", {})
+
+    return solve
+
+
+def test_the_search_beside_a_waiting_engine_answers_and_calls_the_engine_off(monkeypatch):
+    path = PUZZLES / "gen_14x14_01.txt"
+    (puzzle,) = load(path)
+    called_off: list[bool] = []
+    result = registry.solve(puzzle, fake_engine(monkeypatch, waiting_engine(called_off)))
+    assert result.status is Status.SOLVED and result.stats["by"] == "search beside the engine"
+    assert differ(result.solution, parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())) == []
+    assert called_off == [True]
+
+
+def test_an_engine_that_answers_first_stops_the_search(monkeypatch):
+    path = PUZZLES / "gen_14x14_01.txt"
+    (puzzle,) = load(path)
+    stored = parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())
+
+    def at_once(puzzle, *, root, time_limit, **options) -> SolveResult:
+        return SolveResult(Status.SOLVED, stored, 0.0, 0.0, "fake", {"by": "the engine"})
+
+    result = registry.solve(puzzle, fake_engine(monkeypatch, at_once))
+    assert result.stats["by"] == "the engine" and differ(result.solution, stored) == []
+
+
+def test_an_invalid_answer_of_a_racing_engine_is_refused(monkeypatch):
+    (puzzle,) = load(PUZZLES / "gen_14x14_01.txt")
+
+    def nonsense(puzzle, *, root, time_limit, **options) -> SolveResult:
+        ends = Solution({colour: puzzle.endpoints[colour] for colour in puzzle.colours})  # nothing between
+        return SolveResult(Status.SOLVED, ends, 0.0, 0.0, "fake", {})
+
+    with pytest.raises(InvalidSolution):
+        registry.solve(puzzle, fake_engine(monkeypatch, nonsense))
+
+
+def test_the_time_limit_holds_for_the_search_and_the_engine_together(monkeypatch):
+    (puzzle,) = load(PUZZLES / "gen_30x30_01.txt")
+    began = time.perf_counter()
+    result = registry.solve(puzzle, fake_engine(monkeypatch, waiting_engine([])), time_limit=0.3)
+    assert time.perf_counter() - began < 5
+    assert result.status in (Status.UNKNOWN, Status.SOLVED)
+    if result.solution is not None:
+        assert violations(puzzle, result.solution) == []
+
+
+def test_boards_whose_paths_may_touch_themselves_get_the_circuit_model():
+    (puzzle,) = load(PUZZLES / "starter_7x7.txt")
+    entry = registry.ENGINES["cpsat"]
+    assert entry.options_for(puzzle) == {"model": "label"}
+    assert entry.options_for(replace(puzzle, rules=Rules(touch=True))) == {"model": "circuit"}
+    assert entry.options_for(replace(puzzle, rules=Rules(blanks=True))) == {"model": "label"}
