@@ -425,3 +425,23 @@ def test_every_command_is_listed_in_the_help():
     done = subprocess.run([sys.executable, "-m", "cpflow", "--help"], capture_output=True, text=True, check=True)
     listed = {line.split()[1] for line in done.stdout.splitlines() if line.startswith("│ ") and len(line.split()) > 2}
     assert set(FAMILIES) <= listed
+
+
+def test_a_board_solved_by_cp_sat_loads_no_pandas_and_pandas_still_works_after():
+    """Start-up: cp_model is imported without pandas (cpflow.engines.cp_model); pandas, asked for later, is real."""
+    script = (
+        "import sys\n"
+        "from cpflow.board.formats import load\n"
+        "from cpflow.engines.registry import solve\n"
+        "from dataclasses import replace\n"
+        "from cpflow.board.grid import Rules\n"
+        f"(puzzle,) = load({str(PUZZLES / 'gen_10x10_01.txt')!r})\n"
+        "result = solve(replace(puzzle, rules=Rules(touch=True)))\n"  # no search: CP-SAT answers
+        "print(result.status.value, 'conflicts' in result.stats, 'ortools.sat.python.cp_model' in sys.modules,"
+        " 'pandas' in sys.modules)\n"
+        "from cpflow.engines.cp_model import cp_model\n"
+        "import pandas\n"
+        "print(cp_model.pd.Series is pandas.Series, len(cp_model.pd.Series([1, 2])))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["solved True True False", "True 2"]

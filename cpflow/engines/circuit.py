@@ -8,11 +8,10 @@ fixed arc end -> start.
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, tag
 from cpflow.board.paths import walk
 from cpflow.deduce.rules import Partial
+from cpflow.engines.cp_model import cp_model
 from cpflow.engines.deadline import NEVER, Deadline
 from cpflow.engines.prune import domains, impossibility
 

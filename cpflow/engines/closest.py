@@ -29,9 +29,8 @@ class Closest:
 
 def closest(puzzle: Puzzle, play: Mapping[Node, Colour], time_limit: float | None = None) -> Closest:
     """The solution of `puzzle` (its own drawn cells ignored) that changes the fewest cells of `play`."""
-    from ortools.sat.python import cp_model
-
     from cpflow.engines import label
+    from cpflow.engines.cp_model import cp_model
     from cpflow.engines.cpsat_solver import PARAMS, run
 
     began = time.perf_counter()

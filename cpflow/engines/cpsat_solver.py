@@ -10,9 +10,8 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-from ortools.sat.python import cp_model
-
 from cpflow.board.grid import Puzzle, Solution
+from cpflow.engines.cp_model import cp_model
 from cpflow.engines.deadline import Deadline
 from cpflow.engines.race import spend
 from cpflow.engines.result import SolveResult, Status

@@ -11,11 +11,10 @@ Under `rules.blanks` a node may be left out of the tour (`visited[u]` false); un
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import walk
 from cpflow.deduce.rules import Partial, applies, dead_turns
+from cpflow.engines.cp_model import cp_model
 from cpflow.engines.deadline import NEVER, Deadline
 from cpflow.engines.prune import domains, impossibility
 

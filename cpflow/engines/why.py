@@ -45,7 +45,7 @@ class _Relaxed:
     """The circuit model with its requirements as assumption literals."""
 
     def __init__(self, puzzle: Puzzle):
-        from ortools.sat.python import cp_model
+        from cpflow.engines.cp_model import cp_model
 
         self.puzzle = puzzle
         model = self.model = cp_model.CpModel()
@@ -91,8 +91,7 @@ class _Relaxed:
     def solve(self, wanted: list[Requirement], deadline: Deadline):
         """(status, solution or None, core) for the requirements `wanted`; status one of
         'solvable', 'infeasible', 'unknown'."""
-        from ortools.sat.python import cp_model
-
+        from cpflow.engines.cp_model import cp_model
         from cpflow.engines.cpsat_solver import run
 
         self.model.clear_assumptions()
