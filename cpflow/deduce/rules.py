@@ -341,10 +341,14 @@ class Partial:
                 for _, edge in undecided:
                     if not state[edge]:
                         self.join(edge)
-            elif turns and degree[i] == 1 and no_turn[i] and (dead := self._dead_edges(i)):
-                for edge in dead:
-                    self.cut(edge)  # the path cannot turn that way here
             else:
+                if turns and degree[i] == 1 and (dead_after := no_turn[i]):
+                    entered = next(j for j, edge in adjacent[i] if state[edge] == IN)
+                    dead = [edge for edge in dead_after.get(entered, ()) if not state[edge]]
+                    if dead:
+                        for edge in dead:
+                            self.cut(edge)  # the path cannot turn that way here
+                        continue
                 if logging:
                     self.why = Cause("colour", (i,))
                 ci, end = colour[i], other[i] if degree[i] else -1
@@ -362,11 +366,6 @@ class Partial:
                         self.cut(edge)
                     elif (cj != NONE and banned[i] >> cj & 1) or (ci != NONE and banned[j] >> ci & 1):
                         self.cut(edge)  # joining would give a node a colour it cannot take
-
-    def _dead_edges(self, i: int) -> list[int]:
-        """The undecided edges at i that would make the path through i take a dead turn."""
-        a = next(j for j, edge in self.g.adjacent[i] if self.state[edge] == IN)
-        return [edge for edge in self.g.no_turn[i].get(a, ()) if not self.state[edge]]
 
     def _regions(self) -> bool:
         """The chamber rule; whether it coloured anything (then settle again). Only the regions
