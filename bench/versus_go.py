@@ -18,8 +18,10 @@ interpreter (`pip install .`, which compiles the modules once), not an editable 
   repeated, less an empty file, divided by the copies;
 - `--allow-touch`, cpflow alone (the Go search has no such rule): inputs2 #2 and #3.
 
-Every verdict of cpflow is checked against Go's (solved or impossible); a disagreement is
-printed and makes the exit code 1.
+cpflow's processes run `cpflow solve --quiet`: a verdict a board, as Go gives, without the
+explanation of an unsolvable board (up to 10 s more each). Every verdict of cpflow is
+checked against Go's (solved or impossible); a disagreement is printed and makes the exit
+code 1.
 """
 
 from __future__ import annotations
@@ -152,8 +154,9 @@ def disagreements(go: str, path: Path, text: str) -> list[str]:
 
 
 def cpflow_on(paths: list[Path]) -> Callable[[], float]:
-    """A timer of one `cpflow solve` process a file, summed."""
-    return lambda: sum(run([CPFLOW, "solve", str(path)]) for path in paths)
+    """A timer of one `cpflow solve --quiet` process a file, summed: verdicts, as Go prints (without
+    --quiet an unsolvable board is also explained, for up to 10 s: inputs2 #3 takes them all)."""
+    return lambda: sum(run([CPFLOW, "solve", "--quiet", str(path)]) for path in paths)
 
 
 def go_in_process(go: str, puzzle: Puzzle, runs: int) -> float:

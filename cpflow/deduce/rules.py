@@ -30,6 +30,7 @@ can keep a `log` of each node it colours with the rule that coloured it (`Cause`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
@@ -85,18 +86,26 @@ def dead_turns(puzzle: Puzzle) -> list[Turn]:
     diagonal to an endpoint or to the board's edge, where the turns are dead. Deadness is
     spread from the turns dead outright, one turn at a time (no recursion: a diagonal is as
     long as the board), so only a finite chain proves a turn dead; a cycle of turns proves nothing."""
-    near = {node: set(others) for node, others in puzzle.neighbours.items()}
-    ends = puzzle.endpoint_colour()
-    turns = [(p, a, b) for p in puzzle.nodes if p not in ends for a, b in combinations(sorted(near[p]), 2)]
-    dead: set[Turn] = set()
-    dead_if: dict[Turn, list[Turn]] = {}  # a turn -> the turns dead if it is
+    nodes = list(puzzle.nodes)
+    index = {node: i for i, node in enumerate(nodes)}
+    near = [frozenset(index[other] for other in puzzle.neighbours[node]) for node in nodes]
+    ends = {index[node] for node in puzzle.endpoint_colour()}
+    return [(nodes[p], nodes[a], nodes[b]) for p, a, b in _dead_turns(near, ends)]
+
+
+def _dead_turns(near: list[frozenset[int]], ends: set[int]) -> list[tuple[int, int, int]]:
+    """`dead_turns` on numbered nodes: `near[i]`, the neighbours of node i; `ends`, the endpoints."""
+    turns = [(p, a, b) for p in range(len(near)) if p not in ends for a, b in combinations(sorted(near[p]), 2)]
+    dead: set[tuple[int, int, int]] = set()
+    dead_if: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # a turn -> the turns dead if it is
     for turn in turns:
         p, a, b = turn
-        common = near[a] & near[b]
-        if len(common) < 2 and a not in near[b]:
+        near_a, near_b = near[a], near[b]
+        common = near_a & near_b
+        if len(common) < 2 and a not in near_b:
             continue  # a straight path (on a square board): no q beside both
         beside = [(q, sorted(near[q] - {a, b})) for q in common if q != p and q not in ends]
-        if a in near[b] or any(len(rest) < 2 for _, rest in beside):
+        if a in near_b or any(len(rest) < 2 for _, rest in beside):
             dead.add(turn)  # a and b would be neighbours of one colour, or a q cannot turn on
             continue
         for q, rest in beside:
@@ -138,14 +147,19 @@ class Graph:
         # paths may touch themselves: neighbours of one colour need not be joined, nor corners kept clear
         self.touch = puzzle.rules.touch
         self.rules = ALL & ~CORNER if self.touch else ALL  # the rules beyond degree, colour and loop that hold
-        self.dead = [] if self.touch else dead_turns(puzzle)
+        self.dead_numbered = [] if self.touch else _dead_turns(self.near, terminals)  # (p, a, b) numbered
         self.no_turn: list[dict[int, list[int]]] = [{} for _ in self.nodes]  # node -> in-neighbour -> edges then out
         edge_to = [dict(a) for a in self.adjacent]  # node -> neighbour -> their edge
-        for p, a, b in self.dead:
-            i, ia, ib = index[p], index[a], index[b]
+        for i, ia, ib in self.dead_numbered:
             no_turn = self.no_turn[i]
             no_turn.setdefault(ia, []).append(edge_to[i][ib])
             no_turn.setdefault(ib, []).append(edge_to[i][ia])
+
+    @functools.cached_property
+    def dead(self) -> list[Turn]:
+        """The dead turns (`dead_turns`), by node names."""
+        nodes = self.nodes
+        return [(nodes[p], nodes[a], nodes[b]) for p, a, b in self.dead_numbered]
 
     def start(self) -> Partial:
         """Nothing decided but the endpoints' and hints' colours (not yet settled)."""
