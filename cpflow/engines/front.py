@@ -40,8 +40,13 @@ def budget(puzzle: Puzzle) -> int:
     """Branches the search may take before the model takes over: 2,551 on a 14x14 board, 312 on
     a 40x40 one; none on a bigger board (the search seldom answers there, and CP-SAT does
     better) or when paths may touch themselves (the search's rules are weaker then)."""
-    nodes = len(puzzle.nodes)
-    return WORK // max(1, nodes) if nodes <= RACED and not puzzle.rules.touch else 0
+    return WORK // max(1, len(puzzle.nodes)) if searched(puzzle) else 0
+
+
+def searched(puzzle: Puzzle) -> bool:
+    """Whether the search runs before the model, and beside it: boards of up to RACED nodes
+    whose paths may not touch themselves."""
+    return len(puzzle.nodes) <= RACED and not puzzle.rules.touch
 
 
 def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
@@ -57,8 +62,7 @@ def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline
     try:
         solution = first_new(search, exclude, budget(puzzle), deadline)
     except Exhausted:
-        goes_on = not puzzle.rules.touch and len(puzzle.nodes) <= RACED
-        return Handover(search.root, time.perf_counter() - began, search if goes_on else None)
+        return Handover(search.root, time.perf_counter() - began, search if searched(puzzle) else None)
     return answer(Status.SOLVED if solution else Status.UNSOLVABLE, solution, began)
 
 

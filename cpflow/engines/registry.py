@@ -130,8 +130,8 @@ class Engine:
 
     def options_for(self, puzzle: Puzzle) -> dict:
         """The options the engine runs a puzzle with: its own, and its rule set's."""
-        rules = [name for name in ("touch", "blanks") if getattr(puzzle.rules, name)]
-        return {**self.options, **{k: v for name in rules for k, v in self.by_rules.get(name, {}).items()}}
+        overrides = [self.by_rules.get(name, {}) for name in rule_sets_of(puzzle)]
+        return {**self.options, **{k: v for override in overrides for k, v in override.items()}}
 
     def fronted(self, forced: bool | None = None) -> bool:
         """Whether the front end runs first: as the entry declares, unless `forced` says otherwise."""
@@ -139,8 +139,7 @@ class Engine:
 
     def check_supports(self, puzzle: Puzzle) -> None:
         """EngineUnsupported when the puzzle's rules or board kinds are not the engine's."""
-        rules = [name for name in ("touch", "blanks") if getattr(puzzle.rules, name)] or ["flow"]
-        missing = [f"--allow-{name}" for name in rules if name not in self.rule_sets]
+        missing = [f"--allow-{name}" for name in rule_sets_of(puzzle) if name not in self.rule_sets]
         if len(self.kinds) < len(KINDS):  # asked only of an engine that lacks some: solving is a hot path
             missing += [kind for kind in kinds_of(puzzle) if kind not in self.kinds]
         if missing:
@@ -257,6 +256,11 @@ ENGINES = {
 DEFAULT = "cpsat"
 
 
+def rule_sets_of(puzzle: Puzzle) -> list[str]:
+    """The puzzle's rule sets (RULE_SETS): "flow" alone, or what it allows beyond Flow Free's rules."""
+    return [name for name in ("touch", "blanks") if getattr(puzzle.rules, name)] or ["flow"]
+
+
 def kinds_of(puzzle: Puzzle) -> list[str]:
     """The kinds (`KINDS`) the puzzle's board has."""
     found = {
@@ -336,8 +340,9 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, *, forced: bool | None = None, 
         result = settled
     else:
         root = settled.root if settled else None
-        rival = Rival(settled.search, options.get("exclude", ()), deadline) if settled and settled.search else None
-        with beside(rival if entry.races else None):
+        search = settled.search if settled and entry.races else None
+        rival = Rival(search, options.get("exclude", ()), deadline) if search else None
+        with beside(rival):
             result = entry.backend().solve(
                 puzzle, root=root, time_limit=deadline.left(), **entry.options_for(puzzle), **options
             )
