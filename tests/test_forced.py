@@ -78,7 +78,7 @@ def test_the_search_finds_each_solution_once(puzzle, touch):
 def test_the_model_counts_from_the_settled_start_as_brute_force_does(puzzle):
     expected = {colouring(s) for s in brute_solutions(puzzle)}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(front, "WORK", 0)  # no search: what the start does not settle goes to CP-SAT
+        patch.setattr(front, "budget", lambda puzzle: 0)  # no search: what the start does not settle goes to CP-SAT
         found, status = registry.count(puzzle, 50, "cpsat")
         solved = registry.solve(puzzle, "cpsat")
     assert status is Status.SOLVED

@@ -292,8 +292,10 @@ def test_a_web_worker_stopped_mid_cbc_leaves_no_cbc_and_no_files(tmp_path, monke
 def test_ctrl_c_stops_a_highs_solve_at_once():
     """HiGHS runs in this process: its solve must not keep Python from seeing the interrupt."""
     began = time.monotonic()
-    slow = LARGE / "adc2015_20x36_Q34.txt"  # HiGHS runs for minutes after a second of building
-    code, out, err = interrupted("solve", "--engine", "ilp-highs", slow, ready=lambda _: time.monotonic() > began + 4)
+    slow = LARGE / "adc2015_20x36_Q34.txt"  # with BUSY_RULES: no search first, HiGHS runs for minutes
+    code, out, err = interrupted(
+        "solve", "--engine", "ilp-highs", BUSY_RULES, slow, ready=lambda _: time.monotonic() > began + 4
+    )
     assert_stopped_cleanly(code, err)
     assert time.monotonic() - began < 4 + 10
 

@@ -74,7 +74,7 @@ def fake_engine(monkeypatch, solve) -> str:
     entry = replace(registry.ENGINES["cpsat"], name="fake", module="fake_engine", options={}, by_rules={})
     monkeypatch.setitem(registry.ENGINES, "fake", entry)
     registry._installed.cache_clear()
-    monkeypatch.setattr(front, "WORK", 0)  # no branch before the engine: the search is all raced
+    monkeypatch.setattr(front, "budget", lambda puzzle: 0)  # no branch before the engine: the search is all raced
     return "fake"
 
 

@@ -6,15 +6,22 @@ as the Go search of thomasahle/numberlink does): the edge in, or out. The two br
 share no solution, so the search counts exactly. Each branch settles again.
 The search gives up with `Exhausted` after `budget` branches, carrying the settled root
 so that a model can start from what is already forced.
+
+`start` runs it in C when the compiled core was built and takes the board
+(cpflow.deduce.compiled: the same rules, branches and answers), else in Python (`Search`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, TypeAlias
 
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.deduce.rules import Contradiction, Graph, Partial
 from cpflow.engines.deadline import NEVER, Deadline
+
+if TYPE_CHECKING:
+    from cpflow.deduce.compiled import CompiledSearch
 
 
 class Exhausted(Exception):
@@ -25,14 +32,24 @@ class Exhausted(Exception):
         self.root = root
 
 
-def solutions(puzzle: Puzzle, budget: int, deadline: Deadline = NEVER) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, budget: int, deadline: Deadline = NEVER, in_c: bool = True) -> Iterator[Solution]:
     """Every solution, each once; Contradiction at once when settling the start proves there
     is none, Exhausted when more than `budget` branches are needed, OutOfTime at the deadline."""
-    return Search(puzzle, deadline).solutions(budget, deadline)
+    return start(puzzle, deadline, in_c).solutions(budget, deadline)
+
+
+def start(puzzle: Puzzle, deadline: Deadline = NEVER, in_c: bool = True) -> Search | CompiledSearch:
+    """The search with its start settled, in C when the core takes the board (and `in_c`), else in
+    Python; Contradiction when settling the start proves there is no solution."""
+    from cpflow.deduce import compiled  # it imports this module's Exhausted
+
+    if in_c and compiled.takes(puzzle):
+        return compiled.CompiledSearch(puzzle, deadline)
+    return Search(puzzle, deadline)
 
 
 class Search:
-    """The search, resumable: `solutions` goes on from where the last call stopped."""
+    """The search in Python, resumable: `solutions` goes on from where the last call stopped."""
 
     def __init__(self, puzzle: Puzzle, deadline: Deadline = NEVER):
         """Settle the start: Contradiction when that proves there is no solution."""
@@ -87,3 +104,7 @@ def _either(p: Partial, edge: int) -> list[Partial]:
             continue
         children.append(child)
     return children
+
+
+if TYPE_CHECKING:
+    Searching: TypeAlias = Search | CompiledSearch  # a search in Python or in C: the same interface

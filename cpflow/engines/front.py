@@ -14,16 +14,31 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cpflow.board.grid import Puzzle, Solution, differ
+from cpflow.deduce import compiled
 from cpflow.deduce.rules import Contradiction, Partial, settles
-from cpflow.deduce.search import Exhausted, Search, solutions
+from cpflow.deduce.search import Exhausted, solutions, start
 from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.result import SolveResult, Status
 
-WORK = 500_000  # the search's budget, in branches x nodes (models/forced.md)
-# nodes: on bigger boards the search seldom answers before CP-SAT, and beside it slows it (models/forced.md)
-RACED = 1600
+if TYPE_CHECKING:
+    from cpflow.deduce.search import Searching
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How long a search may run before the model (`work`: branches x nodes) and on which boards
+    it runs at all, before the model and beside it (up to `raced` nodes): on bigger boards it
+    seldom answers before CP-SAT, and beside it slows it (models/forced.md)."""
+
+    work: int
+    raced: int
+
+
+PYTHON = Pace(work=500_000, raced=1600)  # about 0.1 s in Python (cpflow.deduce.search.Search)
+COMPILED = Pace(work=20_000_000, raced=2600)  # about 0.1 s in C (cpflow.deduce.compiled)
 
 
 @dataclass
@@ -33,20 +48,25 @@ class Handover:
 
     root: Partial | None
     seconds: float
-    search: Search | None = None
+    search: Searching | None = None
+
+
+def pace(puzzle: Puzzle) -> Pace:
+    """The compiled search's pace when it takes the board, else the Python search's."""
+    return COMPILED if compiled.takes(puzzle) else PYTHON
 
 
 def budget(puzzle: Puzzle) -> int:
-    """Branches the search may take before the model takes over: 2,551 on a 14x14 board, 312 on
-    a 40x40 one; none on a bigger board (the search seldom answers there, and CP-SAT does
-    better) or when paths may touch themselves (the search's rules are weaker then)."""
-    return WORK // max(1, len(puzzle.nodes)) if searched(puzzle) else 0
+    """Branches the search may take before the model takes over, `work // nodes`: in C 102,040 on
+    a 14x14 board, 8,000 on a 50x50 one; none on a bigger board (the search seldom answers there,
+    and CP-SAT does better) or when paths may touch themselves (the search's rules are weaker then)."""
+    return pace(puzzle).work // max(1, len(puzzle.nodes)) if searched(puzzle) else 0
 
 
 def searched(puzzle: Puzzle) -> bool:
-    """Whether the search runs before the model, and beside it: boards of up to RACED nodes
+    """Whether the search runs before the model, and beside it: boards of up to `raced` nodes
     whose paths may not touch themselves."""
-    return len(puzzle.nodes) <= RACED and not puzzle.rules.touch
+    return len(puzzle.nodes) <= pace(puzzle).raced and not puzzle.rules.touch
 
 
 def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult | Handover:
@@ -56,17 +76,17 @@ def settle_first(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline
     if not settles(puzzle):
         return Handover(None, 0.0)
     try:
-        search = Search(puzzle, deadline)
+        search = start(puzzle, deadline, in_c=searched(puzzle))  # else only the start, for the model, in Python
     except Contradiction:
         return answer(Status.UNSOLVABLE, None, began, reason="forced moves leave no way on")
     try:
         solution = first_new(search, exclude, budget(puzzle), deadline)
-    except Exhausted:
-        return Handover(search.root, time.perf_counter() - began, search if searched(puzzle) else None)
+    except Exhausted as out:
+        return Handover(out.root, time.perf_counter() - began, search if searched(puzzle) else None)
     return answer(Status.SOLVED if solution else Status.UNSOLVABLE, solution, began)
 
 
-def first_new(search: Search, exclude: Sequence[Solution], branches: int, deadline: Deadline) -> Solution | None:
+def first_new(search: Searching, exclude: Sequence[Solution], branches: int, deadline: Deadline) -> Solution | None:
     """The search's next solution that is none of `exclude`, or None when there is no other;
     Exhausted after `branches` more branches, OutOfTime at the deadline."""
     for solution in search.solutions(branches, deadline):
@@ -84,7 +104,7 @@ def count_first(puzzle: Puzzle, limit: int, deadline: Deadline) -> tuple[list[So
         return Handover(None, 0.0)
     found: list[Solution] = []
     try:
-        for solution in solutions(puzzle, budget(puzzle), deadline):
+        for solution in solutions(puzzle, budget(puzzle), deadline, in_c=searched(puzzle)):
             found.append(solution)
             if len(found) >= limit:
                 return found, Status.UNKNOWN

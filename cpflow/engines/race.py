@@ -15,12 +15,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from cpflow.board.grid import Solution
-from cpflow.deduce.search import Search
 from cpflow.engines.deadline import Deadline, OutOfTime, stopped_by
 from cpflow.engines.front import answer, first_new
 from cpflow.engines.result import SolveResult, Status
+
+if TYPE_CHECKING:
+    from cpflow.deduce.search import Searching
 
 ENDLESS = 1 << 62  # branches: the search goes on until it answers or its slice ends
 
@@ -28,7 +31,7 @@ ENDLESS = 1 << 62  # branches: the search goes on until it answers or its slice 
 class Rival:
     """The search beside an engine: it goes on in the slices of time it is given."""
 
-    def __init__(self, search: Search, exclude: Sequence[Solution], deadline: Deadline):
+    def __init__(self, search: Searching, exclude: Sequence[Solution], deadline: Deadline):
         self.search, self.exclude, self.deadline = search, exclude, deadline
         self.done = threading.Event()  # set when the search has answered
         self.found: Solution | None = None

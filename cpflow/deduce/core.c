@@ -1,0 +1,909 @@
+/* The search of cpflow.deduce.search, compiled: the same rules (cpflow.deduce.rules, all of
+ * them: paths never touch themselves, every node is covered), the same branching order, the
+ * same budget, in C and without the interpreter's lock (models/forced.md, "The compiled core").
+ *
+ * A board is numbered as rules.Graph numbers it: nodes 0..n-1, edges 0..m-1 sorted by their
+ * two nodes, colours 0..k-1 (a node's banned colours are a bit set of `words` 64-bit words).
+ * A state is one block of memory (a frame): edge states, node colours, banned colours,
+ * degrees, undecided edges, chain ends, nodes looked at since the chamber rule last held.
+ * The search keeps a stack of frames; a frame waiting on the stack holds its parent's state
+ * and the move (an edge in or out) to make on it when it is taken. A rule that finds no way
+ * on returns NO_WAY (rules.Contradiction); the caller drops the frame.
+ *
+ * Python sees one type, Search(n, edges, need, colour, pairs, scan, seconds), with
+ * run(budget, seconds), branches and refuted; see cpflow/deduce/compiled.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+
+enum { UNDECIDED = 0, IN = 1, OUT = 2 };
+enum { NONE = -1 };
+enum { OK = 0, NO_WAY = 1, LATE = 2 }; /* what a rule returns; LATE: past the start's time */
+enum { DONE = 0, SOLVED = 1, EXHAUSTED = 2, TIMED_OUT = 3 }; /* what run() returns */
+
+#define TRY(x)                     \
+    do {                           \
+        const int tried_ = (x);    \
+        if (tried_ != OK)          \
+            return tried_;         \
+    } while (0)
+
+/* The board: fixed for the search. */
+typedef struct {
+    int n, m, k, words; /* words: 64-bit words of a node's banned colours */
+    int32_t *ends;        /* edge e joins ends[2e] and ends[2e+1] */
+    int32_t *first;       /* node i's neighbours are near[first[i]..first[i+1]) */
+    int32_t *near, *via;  /* a neighbour, and the edge to it */
+    uint8_t *need;        /* path edges a node has: 1 at an endpoint, else 2 */
+    int32_t *pairs;       /* colour c's endpoints: pairs[2c], pairs[2c+1] */
+    int32_t *scan;        /* the order in which nodes are branched on */
+    int32_t *turn_first;  /* node i's dead turns: (entered[t], cut[t]) for t in turn_first[i]..[i+1) */
+    int32_t *entered, *cut;
+} Board;
+
+/* A frame's fields, pointing into its block. */
+typedef struct {
+    uint8_t *state, *degree, *free, *dirty;
+    int16_t *colour;
+    int32_t *other;
+    uint64_t *banned;
+    int32_t *head; /* [0]: all dirty (1/0); [1]: a move waits (1/0); [2]: its edge; [3]: IN or OUT */
+} State;
+
+typedef struct {
+    Board b;
+    size_t size;           /* bytes a frame */
+    char *frames;          /* the stack of frames */
+    int top, capacity;     /* the top frame's index, frames allocated */
+    long long branches;
+    int32_t *queue;        /* nodes to look at again (rules.Partial.queue), once each */
+    uint8_t *queued;
+    int queued_count;
+    int32_t *stack, *region, *starts, *mark; /* scratch for painting and flooding */
+    int32_t *seen, *reached, *last;
+    int32_t mark_stamp, seen_stamp; /* marks above a flood's base are this flood's */
+    double start_ends;              /* when settling the start must end (the reach rule looks) */
+} Core;
+
+static State frame(Core *s, int index) {
+    const int n = s->b.n, m = s->b.m;
+    char *p = s->frames + (size_t)index * s->size;
+    State f;
+    f.banned = (uint64_t *)p;
+    f.other = (int32_t *)(p + 8 * (size_t)n * (size_t)s->b.words);
+    f.head = f.other + n;
+    f.colour = (int16_t *)(f.head + 4);
+    f.state = (uint8_t *)(f.colour + n);
+    f.degree = f.state + m;
+    f.free = f.degree + n;
+    f.dirty = f.free + n;
+    return f;
+}
+
+static size_t frame_size(int n, int m, int words) {
+    size_t bytes = 8 * (size_t)n * (size_t)words + 4 * ((size_t)n + 4) + (size_t)m + 5 * (size_t)n;
+    return (bytes + 7) & ~(size_t)7;
+}
+
+static double now(void);
+
+/* -- moves (rules.Partial.join, cut, ban, paint, _corner) ----------------------------------- */
+
+static void look_again(Core *s, int i) {
+    if (!s->queued[i]) {
+        s->queued[i] = 1;
+        s->queue[s->queued_count++] = i;
+    }
+}
+
+static void forget_queue(Core *s) {
+    while (s->queued_count)
+        s->queued[s->queue[--s->queued_count]] = 0;
+}
+
+static int is_near(const Board *b, int i, int j) {
+    for (int x = b->first[i]; x < b->first[i + 1]; x++)
+        if (b->near[x] == j)
+            return 1;
+    return 0;
+}
+
+/* The two neighbours a path through p joins (p has two edges in). */
+static void through(const Board *b, const State *f, int p, int *a, int *c) {
+    int found = 0;
+    for (int x = b->first[p]; x < b->first[p + 1] && found < 2; x++)
+        if (f->state[b->via[x]] == IN)
+            (found++ ? c : a)[0] = b->near[x];
+}
+
+static int is_banned(const Core *s, const State *f, int node, int c) {
+    return f->banned[(size_t)node * s->b.words + (c >> 6)] >> (c & 63) & 1;
+}
+
+static int cut(Core *s, State *f, int e) {
+    const int i = s->b.ends[2 * e], j = s->b.ends[2 * e + 1];
+    if (f->colour[i] != NONE && f->colour[i] == f->colour[j])
+        return NO_WAY; /* neighbours of one colour must be consecutive */
+    f->state[e] = OUT;
+    f->free[i]--;
+    f->free[j]--;
+    look_again(s, i);
+    look_again(s, j);
+    return OK;
+}
+
+static int ban(Core *s, State *f, int node, int c) {
+    if (f->colour[node] == c)
+        return NO_WAY;
+    if (!is_banned(s, f, node, c)) {
+        f->banned[(size_t)node * s->b.words + (c >> 6)] |= (uint64_t)1 << (c & 63);
+        look_again(s, node);
+    }
+    return OK;
+}
+
+static int paint(Core *s, State *f, int node, int c) {
+    const Board *b = &s->b;
+    if (f->colour[node] == c)
+        return OK;
+    if (f->colour[node] != NONE || is_banned(s, f, node, c))
+        return NO_WAY;
+    int top = 0;
+    s->stack[top++] = node;
+    f->colour[node] = (int16_t)c;
+    while (top) {
+        const int i = s->stack[--top];
+        look_again(s, i);
+        if (f->degree[i] == 2) { /* the nodes beside both its neighbours cannot take c */
+            int a, z;
+            through(b, f, i, &a, &z);
+            for (int x = b->first[a]; x < b->first[a + 1]; x++) {
+                const int q = b->near[x];
+                if (q != i && is_near(b, z, q))
+                    TRY(ban(s, f, q, c));
+            }
+        }
+        for (int x = b->first[i]; x < b->first[i + 1]; x++) {
+            const int j = b->near[x], e = b->via[x];
+            if (f->colour[j] == c && f->state[e] == OUT)
+                return NO_WAY; /* touching itself */
+            if (f->state[e] == IN && f->colour[j] == NONE) {
+                if (is_banned(s, f, j, c))
+                    return NO_WAY;
+                f->colour[j] = (int16_t)c;
+                s->stack[top++] = j;
+            }
+        }
+    }
+    return OK;
+}
+
+/* A path turning at p: a node q beside both its neighbours joins neither. */
+static int corner(Core *s, State *f, int p) {
+    const Board *b = &s->b;
+    int a, z;
+    through(b, f, p, &a, &z);
+    for (int x = b->first[a]; x < b->first[a + 1]; x++) {
+        const int q = b->near[x];
+        if (q == p || !is_near(b, z, q))
+            continue;
+        for (int y = b->first[q]; y < b->first[q + 1]; y++) {
+            const int j = b->near[y], e = b->via[y];
+            if (j != a && j != z)
+                continue;
+            if (f->state[e] == IN)
+                return NO_WAY;
+            if (f->state[e] == UNDECIDED)
+                TRY(cut(s, f, e));
+        }
+        if (f->colour[p] != NONE)
+            TRY(ban(s, f, q, f->colour[p]));
+    }
+    return OK;
+}
+
+static int join(Core *s, State *f, int e) {
+    const Board *b = &s->b;
+    const int i = b->ends[2 * e], j = b->ends[2 * e + 1];
+    const int a = f->other[i], z = f->other[j];
+    if (a == j)
+        return NO_WAY; /* a loop */
+    f->state[e] = IN;
+    f->degree[i]++;
+    f->degree[j]++;
+    f->free[i]--;
+    f->free[j]--;
+    if (f->degree[i] > b->need[i] || f->degree[j] > b->need[j])
+        return NO_WAY;
+    const int ci = f->colour[i], cj = f->colour[j];
+    if (ci != cj) {
+        if (ci != NONE && cj != NONE)
+            return NO_WAY; /* two colours on one path */
+        TRY(ci == NONE ? paint(s, f, i, cj) : paint(s, f, j, ci));
+    }
+    f->other[a] = z;
+    f->other[z] = a;
+    look_again(s, i);
+    look_again(s, j);
+    look_again(s, a);
+    look_again(s, z);
+    if (f->degree[i] == 2)
+        TRY(corner(s, f, i));
+    if (f->degree[j] == 2)
+        TRY(corner(s, f, j));
+    return OK;
+}
+
+/* -- rules (rules.Partial._local, _regions, _reach) ---------------------------------------- */
+
+/* The degree, colour, loop and dead-turn rules on queued nodes until none is queued. */
+static int local(Core *s, State *f) {
+    const Board *b = &s->b;
+    int near[64], via[64];
+    while (s->queued_count) {
+        const int i = s->queue[--s->queued_count];
+        s->queued[i] = 0;
+        f->dirty[i] = 1;
+        if (!f->free[i]) {
+            if (f->degree[i] < b->need[i])
+                return NO_WAY;
+            continue;
+        }
+        int open = 0;
+        for (int x = b->first[i]; x < b->first[i + 1]; x++)
+            if (f->state[b->via[x]] == UNDECIDED && open < 64) {
+                near[open] = b->near[x];
+                via[open++] = b->via[x];
+            }
+        const int wanted = b->need[i] - f->degree[i];
+        if (wanted == 0) {
+            for (int u = 0; u < open; u++)
+                TRY(cut(s, f, via[u]));
+        } else if (wanted > open) {
+            return NO_WAY;
+        } else if (wanted == open) {
+            for (int u = 0; u < open; u++)
+                if (f->state[via[u]] == UNDECIDED)
+                    TRY(join(s, f, via[u]));
+        } else {
+            if (f->degree[i] == 1 && b->turn_first[i] < b->turn_first[i + 1]) {
+                int entered = -1, dead = 0;
+                for (int x = b->first[i]; x < b->first[i + 1]; x++)
+                    if (f->state[b->via[x]] == IN)
+                        entered = b->near[x];
+                for (int t = b->turn_first[i]; t < b->turn_first[i + 1]; t++)
+                    if (b->entered[t] == entered && f->state[b->cut[t]] == UNDECIDED) {
+                        TRY(cut(s, f, b->cut[t])); /* the path cannot turn that way here */
+                        dead = 1;
+                    }
+                if (dead)
+                    continue;
+            }
+            const int ci = f->colour[i], end = f->degree[i] ? f->other[i] : -1;
+            for (int u = 0; u < open; u++) {
+                const int j = near[u], e = via[u];
+                if (f->state[e] != UNDECIDED)
+                    continue;
+                const int cj = f->colour[j];
+                if (ci != NONE && cj != NONE) {
+                    if (ci != cj) {
+                        TRY(cut(s, f, e));
+                    } else {
+                        TRY(join(s, f, e));
+                        break; /* i changed: look again */
+                    }
+                } else if (j == end) {
+                    TRY(cut(s, f, e));
+                } else if ((cj != NONE && is_banned(s, f, i, cj)) || (ci != NONE && is_banned(s, f, j, ci))) {
+                    TRY(cut(s, f, e)); /* joining would give a node a colour it cannot take */
+                }
+            }
+        }
+    }
+    return OK;
+}
+
+/* A base above every mark in use, for up to `used` new marks (all marks cleared near overflow). */
+static int32_t fresh(int32_t *stamp, int32_t *marks, int n, int used) {
+    if (*stamp > INT32_MAX - used - 2) {
+        memset(marks, 0, sizeof(int32_t) * (size_t)n);
+        *stamp = 0;
+    }
+    return *stamp;
+}
+
+/* The chamber rule over the regions within or beside nodes looked at since it last held;
+ * *painted says whether it coloured anything. A flood stops at a region's second colour. */
+static int chambers(Core *s, State *f, int *painted) {
+    const Board *b = &s->b;
+    const int n = b->n;
+    int starts = 0;
+    for (int i = 0; i < n; i++) {
+        int look = f->head[0] || f->dirty[i];
+        for (int x = b->first[i]; !look && x < b->first[i + 1]; x++)
+            look = f->dirty[b->near[x]];
+        if (look)
+            s->starts[starts++] = i;
+    }
+    memset(f->dirty, 0, (unsigned)n);
+    f->head[0] = 0;
+    const int32_t base = fresh(&s->mark_stamp, s->mark, n, n);
+    int32_t flood = base;
+    *painted = 0;
+    for (int w = 0; w < starts; w++) {
+        const int start = s->starts[w];
+        if (f->colour[start] != NONE || s->mark[start] > base)
+            continue;
+        s->mark_stamp = ++flood;
+        int size = 0, top = 0, colour = NONE, two = 0;
+        s->region[size++] = start;
+        s->stack[top++] = start;
+        s->mark[start] = flood;
+        while (top && !two) {
+            const int i = s->stack[--top];
+            for (int x = b->first[i]; x < b->first[i + 1]; x++) {
+                if (f->state[b->via[x]] == OUT)
+                    continue;
+                const int j = b->near[x], cj = f->colour[j];
+                if (cj == NONE) {
+                    if (s->mark[j] <= base) {
+                        s->mark[j] = flood;
+                        s->region[size++] = j;
+                        s->stack[top++] = j;
+                    } else if (s->mark[j] != flood) {
+                        two = 1; /* an earlier flood's region, which stopped at two colours */
+                    }
+                } else if (f->degree[j] < b->need[j]) {
+                    if (colour == NONE)
+                        colour = cj;
+                    else if (colour != cj)
+                        two = 1;
+                }
+            }
+        }
+        if (two)
+            continue;
+        if (colour == NONE)
+            return NO_WAY; /* no path can reach these nodes */
+        for (int r = 0; r < size; r++)
+            TRY(paint(s, f, s->region[r], colour));
+        *painted = 1;
+    }
+    return OK;
+}
+
+/* Each open colour's endpoints meet through nodes it may take; a node only one colour reaches
+ * takes it, a node none reaches is a dead end. */
+static int reach(Core *s, State *f, int *painted) {
+    const Board *b = &s->b;
+    const int n = b->n;
+    memset(s->reached, 0, sizeof(int32_t) * (size_t)n);
+    *painted = 0;
+    for (int c = 0; c < b->k; c++) {
+        const int a = b->pairs[2 * c], z = b->pairs[2 * c + 1];
+        if (f->other[a] == z)
+            continue; /* done */
+        if (now() > s->start_ends)
+            return LATE; /* a board of thousands of colours takes long */
+        const int32_t seen = fresh(&s->seen_stamp, s->seen, n, 1) + 1;
+        s->seen_stamp = seen;
+        int top = 0;
+        s->seen[a] = seen;
+        s->stack[top++] = a;
+        while (top) {
+            const int i = s->stack[--top];
+            for (int x = b->first[i]; x < b->first[i + 1]; x++) {
+                const int j = b->near[x];
+                if (s->seen[j] == seen || f->state[b->via[x]] == OUT)
+                    continue;
+                if (f->colour[j] == c || (f->colour[j] == NONE && !is_banned(s, f, j, c))) {
+                    s->seen[j] = seen;
+                    s->stack[top++] = j;
+                    if (f->colour[j] == NONE) {
+                        s->reached[j]++;
+                        s->last[j] = c;
+                    }
+                }
+            }
+        }
+        if (s->seen[z] != seen)
+            return NO_WAY; /* the colour's endpoints cannot meet */
+    }
+    for (int i = 0; i < n; i++) {
+        if (f->colour[i] != NONE)
+            continue;
+        if (!s->reached[i])
+            return NO_WAY;
+        if (s->reached[i] == 1) {
+            TRY(paint(s, f, i, s->last[i]));
+            *painted = 1;
+        }
+    }
+    return OK;
+}
+
+/* Apply the rules until none applies (rules.Partial.settle); the reach rule only when asked. */
+static int settle(Core *s, State *f, int with_reach) {
+    for (;;) {
+        int painted;
+        TRY(local(s, f));
+        TRY(chambers(s, f, &painted));
+        if (painted)
+            continue;
+        if (!with_reach)
+            return OK;
+        TRY(reach(s, f, &painted));
+        if (!painted)
+            return OK;
+    }
+}
+
+/* -- dead turns (rules._dead_turns) -------------------------------------------------------- */
+
+/* The turns (p, a, b) no path can take, as Board.entered/cut: entering p from a, the edge to b
+ * is cut, and from b the edge to a. A turn is numbered by p and its neighbours' places x < y
+ * in p's list: turn0[p] + x * degree + y. */
+static int find_dead_turns(Board *b) {
+    const int n = b->n;
+    int32_t *turn0 = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    if (!turn0)
+        return -1;
+    int64_t turns = 0;
+    for (int p = 0; p < n; p++) {
+        const int d = b->first[p + 1] - b->first[p];
+        turn0[p] = (int32_t)turns;
+        turns += (int64_t)d * d;
+    }
+    turn0[n] = (int32_t)turns;
+    uint8_t *dead = calloc((size_t)turns + 1, 1);
+    int32_t *head = malloc(sizeof(int32_t) * ((size_t)turns + 1));
+    int32_t *spread = malloc(sizeof(int32_t) * ((size_t)turns + 1));
+    size_t links = 0, room = 64;
+    int32_t *link_turn = malloc(sizeof(int32_t) * room), *link_next = malloc(sizeof(int32_t) * room);
+    int ok = dead && head && spread && link_turn && link_next;
+    for (int64_t t = 0; ok && t < turns; t++)
+        head[t] = -1;
+    int spreading = 0;
+    for (int p = 0; ok && p < n; p++) {
+        if (b->need[p] == 1)
+            continue;
+        const int f0 = b->first[p], d = b->first[p + 1] - f0;
+        for (int x = 0; ok && x < d; x++)
+            for (int y = x + 1; ok && y < d; y++) {
+                const int a = b->near[f0 + x], z = b->near[f0 + y], turn = turn0[p] + x * d + y;
+                int common = 0, is_dead = is_near(b, a, z);
+                for (int u = b->first[a]; u < b->first[a + 1]; u++)
+                    common += is_near(b, z, b->near[u]);
+                if (common < 2 && !is_dead)
+                    continue; /* a straight path: no q beside both */
+                /* the nodes q beside both, not p, not endpoints: each must turn through its other edges */
+                for (int u = b->first[a]; !is_dead && u < b->first[a + 1]; u++) {
+                    const int q = b->near[u];
+                    if (q == p || b->need[q] == 1 || !is_near(b, z, q))
+                        continue;
+                    int rest = 0;
+                    for (int v = b->first[q]; v < b->first[q + 1]; v++)
+                        rest += b->near[v] != a && b->near[v] != z;
+                    is_dead = rest < 2;
+                }
+                if (is_dead) {
+                    dead[turn] = 1;
+                    spread[spreading++] = turn;
+                    continue;
+                }
+                for (int u = b->first[a]; ok && u < b->first[a + 1]; u++) {
+                    const int q = b->near[u];
+                    if (q == p || b->need[q] == 1 || !is_near(b, z, q))
+                        continue;
+                    int place[2], rest = 0;
+                    const int dq = b->first[q + 1] - b->first[q];
+                    for (int v = 0; v < dq; v++) {
+                        const int r = b->near[b->first[q] + v];
+                        if (r != a && r != z && rest < 2)
+                            place[rest++] = v;
+                        else if (r != a && r != z)
+                            rest = 3;
+                    }
+                    if (rest != 2)
+                        continue;
+                    if (links == room) { /* q turns through its last two edges: the turn is dead if that one is */
+                        room *= 2;
+                        int32_t *t1 = realloc(link_turn, sizeof(int32_t) * room);
+                        if (t1)
+                            link_turn = t1;
+                        int32_t *t2 = realloc(link_next, sizeof(int32_t) * room);
+                        if (t2)
+                            link_next = t2;
+                        ok = t1 && t2;
+                        if (!ok)
+                            break;
+                    }
+                    const int target = turn0[q] + place[0] * dq + place[1];
+                    link_turn[links] = turn;
+                    link_next[links] = head[target];
+                    head[target] = (int32_t)links++;
+                }
+            }
+    }
+    while (ok && spreading) {
+        for (int32_t l = head[spread[--spreading]]; l >= 0; l = link_next[l])
+            if (!dead[link_turn[l]]) {
+                dead[link_turn[l]] = 1;
+                spread[spreading++] = link_turn[l];
+            }
+    }
+    int found = 0;
+    for (int64_t t = 0; ok && t < turns; t++)
+        found += dead[t];
+    b->turn_first = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    b->entered = malloc(sizeof(int32_t) * (2 * (size_t)found + 1));
+    b->cut = malloc(sizeof(int32_t) * (2 * (size_t)found + 1));
+    ok = ok && b->turn_first && b->entered && b->cut;
+    int w = 0;
+    for (int p = 0; ok && p < n; p++) {
+        b->turn_first[p] = w;
+        const int f0 = b->first[p], d = b->first[p + 1] - f0;
+        for (int x = 0; x < d; x++)
+            for (int y = x + 1; y < d; y++)
+                if (dead[turn0[p] + x * d + y]) {
+                    b->entered[w] = b->near[f0 + x];
+                    b->cut[w++] = b->via[f0 + y];
+                    b->entered[w] = b->near[f0 + y];
+                    b->cut[w++] = b->via[f0 + x];
+                }
+    }
+    if (ok)
+        b->turn_first[n] = w;
+    free(turn0);
+    free(dead);
+    free(head);
+    free(spread);
+    free(link_turn);
+    free(link_next);
+    return ok ? 0 : -1;
+}
+
+/* -- the search (search.Search.solutions) ------------------------------------------------- */
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int first_open(const Board *b, const State *f) {
+    for (int w = 0; w < b->n; w++) {
+        const int i = b->scan[w];
+        if (f->free[i])
+            for (int x = b->first[i]; x < b->first[i + 1]; x++)
+                if (f->state[b->via[x]] == UNDECIDED)
+                    return b->via[x];
+    }
+    return -1;
+}
+
+static int is_complete(const Board *b, const State *f) {
+    for (int i = 0; i < b->n; i++)
+        if (f->degree[i] != b->need[i])
+            return 0;
+    return 1;
+}
+
+/* Each colour's path from its first endpoint, as node numbers into `paths` (n of them). */
+static void read_paths(const Board *b, const State *f, int32_t *paths) {
+    int w = 0;
+    for (int c = 0; c < b->k; c++) {
+        int i = b->pairs[2 * c], previous = -1;
+        paths[w++] = i;
+        while (i != b->pairs[2 * c + 1]) {
+            int step = -1;
+            for (int x = b->first[i]; x < b->first[i + 1] && step < 0; x++)
+                if (f->state[b->via[x]] == IN && b->near[x] != previous)
+                    step = b->near[x];
+            previous = i;
+            i = step;
+            paths[w++] = i;
+        }
+    }
+}
+
+static int grow(Core *s) {
+    if (s->top + 1 < s->capacity)
+        return 0;
+    const int capacity = 2 * s->capacity;
+    char *frames = realloc(s->frames, s->size * (size_t)capacity);
+    if (!frames)
+        return -1;
+    s->frames = frames;
+    s->capacity = capacity;
+    return 0;
+}
+
+/* Go on searching: SOLVED (its paths in `paths`), DONE (no more solutions), EXHAUSTED (after
+ * `budget` more branches), TIMED_OUT (after `seconds` and one branch), or -1 (out of memory). */
+static int run(Core *s, long long budget, double seconds, int32_t *paths) {
+    const Board *b = &s->b;
+    const long long began = s->branches, limit = s->branches + budget;
+    const double end = now() + seconds;
+    while (s->top >= 0) {
+        State f = frame(s, s->top);
+        if (f.head[1]) {
+            f.head[1] = 0;
+            int way = f.head[3] == IN ? join(s, &f, f.head[2]) : cut(s, &f, f.head[2]);
+            if (way == OK)
+                way = settle(s, &f, 0); /* the reach rule costs more than it saves here */
+            if (way != OK) {
+                forget_queue(s);
+                s->top--;
+                continue;
+            }
+        }
+        const int e = first_open(b, &f);
+        if (e < 0) {
+            s->top--;
+            if (is_complete(b, &f)) {
+                read_paths(b, &f, paths);
+                return SOLVED;
+            }
+            continue;
+        }
+        if (s->branches >= limit)
+            return EXHAUSTED;
+        if (s->branches > began && now() > end)
+            return TIMED_OUT; /* after one branch at least: every call goes on */
+        if (grow(s))
+            return -1;
+        s->branches++;
+        f = frame(s, s->top);
+        memcpy(s->frames + (size_t)(s->top + 1) * s->size, f.banned, s->size);
+        State in = frame(s, s->top + 1);
+        f.head[1] = in.head[1] = 1;
+        f.head[2] = in.head[2] = e;
+        f.head[3] = OUT;
+        in.head[3] = IN;
+        s->top++;
+    }
+    return DONE;
+}
+
+/* -- Python ---------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD Core core;
+    int busy;
+} SearchObject;
+
+static void core_free(Core *s) {
+    Board *b = &s->b;
+    void *blocks[] = {b->ends,    b->first,   b->near,  b->via,    b->need,   b->pairs,  b->scan,
+                      b->turn_first, b->entered, b->cut, s->frames, s->queue,  s->queued, s->stack,
+                      s->region,  s->starts,  s->mark,  s->seen,   s->reached, s->last};
+    for (size_t x = 0; x < sizeof blocks / sizeof blocks[0]; x++)
+        free(blocks[x]);
+    memset(s, 0, sizeof *s);
+}
+
+static void Search_dealloc(SearchObject *self) {
+    core_free(&self->core);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static void *copy_of(const Py_buffer *view, size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
+    if (p && bytes)
+        memcpy(p, view->buf, bytes);
+    return p;
+}
+
+/* Number the board as the arguments give it and settle its start; ValueError on a start the
+ * rules already refute (the Python side's Contradiction). */
+static int setup(Core *s, int n, const Py_buffer *edges, const Py_buffer *need, const Py_buffer *colour,
+                 const Py_buffer *pairs, const Py_buffer *scan) {
+    Board *b = &s->b;
+    const int m = (int)(edges->len / 8), k = (int)(pairs->len / 8);
+    b->n = n;
+    b->m = m;
+    b->k = k;
+    b->ends = copy_of(edges, 8 * (size_t)m);
+    b->need = copy_of(need, (size_t)n);
+    b->pairs = copy_of(pairs, 8 * (size_t)k);
+    b->scan = copy_of(scan, 4 * (size_t)n);
+    b->first = calloc((size_t)n + 1, sizeof(int32_t));
+    b->near = malloc(sizeof(int32_t) * (2 * (size_t)m + 1));
+    b->via = malloc(sizeof(int32_t) * (2 * (size_t)m + 1));
+    s->queue = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    s->queued = calloc((size_t)n + 1, 1);
+    s->stack = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    s->region = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    s->starts = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    s->mark = calloc((size_t)n + 1, sizeof(int32_t));
+    s->seen = calloc((size_t)n + 1, sizeof(int32_t));
+    s->reached = calloc((size_t)n + 1, sizeof(int32_t));
+    s->last = calloc((size_t)n + 1, sizeof(int32_t));
+    b->words = k / 64 + 1;
+    s->size = frame_size(n, m, b->words);
+    s->capacity = 16;
+    s->frames = calloc((size_t)s->capacity, s->size);
+    if (!(b->ends && b->need && b->pairs && b->scan && b->first && b->near && b->via && s->queue && s->queued &&
+          s->stack && s->region && s->starts && s->mark && s->seen && s->reached && s->last && s->frames))
+        return -1;
+    for (int e = 0; e < 2 * m; e++)
+        if (b->ends[e] < 0 || b->ends[e] >= n)
+            return -2;
+    for (int e = 0; e < 2 * m; e++)
+        b->first[b->ends[e] + 1]++;
+    for (int i = 0; i < n; i++)
+        if (b->first[i + 1] > 64)
+            return -2; /* local() looks at up to 64 edges of a node */
+    for (int i = 0; i < n; i++)
+        b->first[i + 1] += b->first[i];
+    int32_t *fill = calloc((size_t)n + 1, sizeof(int32_t));
+    if (!fill)
+        return -1;
+    for (int e = 0; e < m; e++) /* in edge order, as rules.Graph.adjacent */
+        for (int side = 0; side < 2; side++) {
+            const int i = b->ends[2 * e + side], j = b->ends[2 * e + 1 - side];
+            b->near[b->first[i] + fill[i]] = j;
+            b->via[b->first[i] + fill[i]++] = e;
+        }
+    free(fill);
+    if (find_dead_turns(b))
+        return -1;
+    State f = frame(s, 0);
+    const int32_t *given = colour->buf; /* -1: not yet known */
+    for (int i = 0; i < n; i++) {
+        if (given[i] < NONE || given[i] >= k)
+            return -2;
+        f.colour[i] = (int16_t)given[i];
+        f.other[i] = i;
+        f.free[i] = (uint8_t)(b->first[i + 1] - b->first[i]);
+        s->queued[i] = 1;
+        s->queue[s->queued_count++] = i;
+    }
+    f.head[0] = 1;
+    return 0;
+}
+
+static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"n", "edges", "need", "colour", "pairs", "scan", "seconds", NULL};
+    int n;
+    double seconds = -1;
+    Py_buffer edges, need, colour, pairs, scan;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iy*y*y*y*y*|d", names, &n, &edges, &need, &colour, &pairs, &scan,
+                                     &seconds))
+        return NULL;
+    SearchObject *self = NULL;
+    const char *wrong = NULL;
+    if (n < 1 || need.len != n || colour.len != 4 * (Py_ssize_t)n || scan.len != 4 * (Py_ssize_t)n || edges.len % 8 ||
+        pairs.len % 8 || pairs.len / 8 > INT16_MAX)
+        wrong = "a board of n >= 1 nodes and under 32,768 colours, as cpflow.deduce.compiled numbers it";
+    else if ((self = (SearchObject *)type->tp_alloc(type, 0)) != NULL) {
+        const int made = setup(&self->core, n, &edges, &need, &colour, &pairs, &scan);
+        if (made == -1)
+            PyErr_NoMemory();
+        else if (made == -2)
+            wrong = "a node off the board, a colour not among the pairs', or a node of over 64 neighbours";
+        if (made) {
+            Py_CLEAR(self);
+        }
+    }
+    PyBuffer_Release(&edges);
+    PyBuffer_Release(&need);
+    PyBuffer_Release(&colour);
+    PyBuffer_Release(&pairs);
+    PyBuffer_Release(&scan);
+    if (wrong)
+        PyErr_SetString(PyExc_ValueError, wrong);
+    if (!self)
+        return NULL;
+    Core *s = &self->core;
+    State f = frame(s, 0);
+    int settled;
+    s->start_ends = seconds < 0 ? HUGE_VAL : now() + seconds;
+    Py_BEGIN_ALLOW_THREADS
+    settled = settle(s, &f, 1);
+    Py_END_ALLOW_THREADS
+    if (settled == LATE) {
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_TimeoutError, "settling the start ran out of time");
+        return NULL;
+    }
+    if (settled != OK) {
+        forget_queue(s);
+        s->top = -1;
+        self->busy = -1; /* refuted */
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *Search_run(SearchObject *self, PyObject *args) {
+    long long budget;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "Ld", &budget, &seconds))
+        return NULL;
+    if (self->busy > 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the search is running in another thread");
+        return NULL;
+    }
+    Core *s = &self->core;
+    PyObject *paths = PyBytes_FromStringAndSize(NULL, 4 * (Py_ssize_t)s->b.n);
+    if (!paths)
+        return NULL;
+    int status = DONE;
+    if (self->busy == 0) {
+        self->busy = 1;
+        int32_t *out = (int32_t *)PyBytes_AS_STRING(paths);
+        Py_BEGIN_ALLOW_THREADS
+        status = run(s, budget, seconds, out);
+        Py_END_ALLOW_THREADS
+        self->busy = 0;
+    }
+    if (status < 0) {
+        Py_DECREF(paths);
+        return PyErr_NoMemory();
+    }
+    if (status != SOLVED) {
+        Py_DECREF(paths);
+        return Py_BuildValue("iO", status, Py_None);
+    }
+    return Py_BuildValue("iN", status, paths);
+}
+
+static PyObject *Search_branches(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->core.branches);
+}
+
+static PyObject *Search_refuted(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(self->busy < 0);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"run", (PyCFunction)Search_run, METH_VARARGS,
+     "run(budget, seconds) -> (status, paths): 0 no more solutions, 1 solved (paths: int32 node numbers, "
+     "colour by colour from its first endpoint), 2 out of branches, 3 out of time."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"branches", (getter)Search_branches, NULL, "branches taken so far", NULL},
+    {"refuted", (getter)Search_refuted, NULL, "whether settling the start found no way on", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cpflow.deduce._core.Search",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Search(n, edges, need, colour, pairs, scan, seconds=-1): the start settled (TimeoutError "
+              "after `seconds`, when given), ready to run.",
+    .tp_new = Search_new,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "cpflow's compiled search", -1, NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&SearchType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
