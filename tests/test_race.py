@@ -17,6 +17,7 @@ from conftest import PUZZLES
 from cpflow.board.formats import load, parse_solution
 from cpflow.board.grid import Rules, Solution, differ
 from cpflow.board.verify import violations
+from cpflow.deduce import compiled
 from cpflow.deduce.rules import Contradiction
 from cpflow.deduce.search import Exhausted, Search
 from cpflow.engines import front, registry
@@ -141,3 +142,22 @@ def test_boards_whose_paths_may_touch_themselves_get_the_circuit_model():
     assert entry.options_for(puzzle) == {"model": "label"}
     assert entry.options_for(replace(puzzle, rules=Rules(touch=True))) == {"model": "circuit"}
     assert entry.options_for(replace(puzzle, rules=Rules(blanks=True))) == {"model": "label"}
+
+
+@pytest.mark.skipif(compiled._core is None, reason="the compiled core was not built (no C compiler)")
+def test_the_compiled_search_answers_beside_an_engine_still_busy_in_python(monkeypatch):
+    (puzzle,) = load(PUZZLES / "gen_14x14_01.txt")
+    called_off: list[bool] = []
+
+    def building(puzzle, *, root, time_limit, **options) -> SolveResult:
+        deadline = Deadline(time_limit)
+        while deadline.left() != 0:  # the interpreter busy, no wait given to the search
+            sum(range(1000))
+        called_off.append(deadline.stop is not None and deadline.stop.is_set())
+        return SolveResult(Status.UNKNOWN, None, 0.0, 0.0, "fake", {})
+
+    began = time.perf_counter()
+    result = registry.solve(puzzle, fake_engine(monkeypatch, building), time_limit=30)
+    assert result.status is Status.SOLVED and result.stats["by"] == "search beside the engine"
+    assert called_off == [True] and time.perf_counter() - began < 30
+    assert violations(puzzle, result.solution) == []

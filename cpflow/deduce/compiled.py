@@ -37,6 +37,8 @@ def takes(puzzle: Puzzle) -> bool:
 class CompiledSearch:
     """`search.Search` in C: resumable, `solutions` goes on from where the last call stopped."""
 
+    in_thread = True  # it lets go of the interpreter: it can run beside Python in a thread
+
     def __init__(self, puzzle: Puzzle, deadline: Deadline = NEVER):
         """Settle the start: Contradiction when that proves there is no solution."""
         deadline.check()

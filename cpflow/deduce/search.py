@@ -51,6 +51,8 @@ def start(puzzle: Puzzle, deadline: Deadline = NEVER, in_c: bool = True) -> Sear
 class Search:
     """The search in Python, resumable: `solutions` goes on from where the last call stopped."""
 
+    in_thread = False  # it holds the interpreter: in a thread it would slow the rest of the process
+
     def __init__(self, puzzle: Puzzle, deadline: Deadline = NEVER):
         """Settle the start: Contradiction when that proves there is no solution."""
         deadline.check()

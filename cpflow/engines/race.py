@@ -1,13 +1,16 @@
 """The front end's search goes on while an engine solves, when its budget ran out before it
 answered (cpflow.engines.front): the first to answer wins, and the other stops.
 
-Neither is sure to win: on most boards of 40x20 to 36x36 the search answers first, on some
-the engine does by seconds (models/forced.md, "The race"). The engine builds its model
-first, alone; then, while it waits for its solver (CP-SAT lets go of the interpreter while
-it searches), it gives the search slices of its waiting time (`spend`). When the search
-answers, the engine's deadlines are called off (cpflow.engines.deadline.stopped_by) and it
-stops within a slice. All in the caller's thread: nothing of the race outlives the solve.
-Only an engine that waits so (`Engine.races`) is raced.
+Neither is sure to win: on most boards of 40x20 to 50x50 the search answers first, on some
+the engine does by seconds (models/forced.md, "The race"). A search that lets go of the
+interpreter (`in_thread`: the compiled one) runs in a thread of its own from the hand-over,
+while the engine builds its model and while it solves. The Python search would slow the
+engine's Python down, so it runs in the engine's waits instead: while it waits for its
+solver (CP-SAT lets go of the interpreter while it searches), the engine gives the search
+slices of its waiting time (`spend`). When the search answers, the engine's deadlines are
+called off (cpflow.engines.deadline.stopped_by) and it stops within a slice; when the
+engine answers, the search's thread is stopped and joined before the solve returns:
+nothing of the race outlives it. Only an engine that waits so (`Engine.races`) is raced.
 """
 
 from __future__ import annotations
@@ -35,6 +38,15 @@ class Rival:
         self.search, self.exclude, self.deadline = search, exclude, deadline
         self.done = threading.Event()  # set when the search has answered
         self.found: Solution | None = None
+        self.quit = threading.Event()  # set when the engine has answered: the search's thread stops
+
+    def run(self) -> None:
+        """Search on until an answer, the deadline or `quit` (in a thread of its own)."""
+        try:
+            self.found = first_new(self.search, self.exclude, ENDLESS, self.deadline.until(self.quit))
+        except OutOfTime:
+            return
+        self.done.set()
 
     def work(self, seconds: float) -> None:
         """Search on for up to `seconds` (never past the deadline); set `done` on an answer."""
@@ -61,12 +73,21 @@ def beside(rival: Rival | None) -> Iterator[None]:
     if rival is None:
         yield
         return
-    _thread.rival = rival
+    thread = None
+    if rival.search.in_thread:
+        thread = threading.Thread(target=rival.run, name="cpflow-search", daemon=True)
+        thread.start()
+    else:
+        _thread.rival = rival
     try:
         with stopped_by(rival.done):
             yield
     finally:
-        del _thread.rival
+        if thread is None:
+            del _thread.rival
+        else:
+            rival.quit.set()
+            thread.join()  # within a slice of the compiled search (cpflow.deduce.compiled.SLICE)
 
 
 def spend(seconds: float) -> bool:

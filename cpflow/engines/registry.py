@@ -346,7 +346,7 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, *, forced: bool | None = None, 
             result = entry.backend().solve(
                 puzzle, root=root, time_limit=deadline.left(), **entry.options_for(puzzle), **options
             )
-        if rival and rival.done.is_set():
+        if rival and rival.done.is_set() and result.status is Status.UNKNOWN:  # called off by the search's answer
             result = rival.result(began)
         elif settled:
             result = _after_front(result, time.perf_counter() - began - result.seconds)
