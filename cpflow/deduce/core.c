@@ -48,11 +48,12 @@ typedef struct {
 
 /* A frame's fields, pointing into its block. */
 typedef struct {
-    uint8_t *state, *degree, *free, *dirty;
+    uint8_t *state, *degree, *free;
     int16_t *colour;
     int32_t *other;
     uint64_t *banned;
-    int32_t *head; /* [0]: all dirty (1/0); [1]: a move waits (1/0); [2]: its edge; [3]: IN or OUT */
+    int32_t *head; /* [0]: the scan's first place with an open node; [1]: a move waits (1/0); [2]: its edge;
+                      [3]: IN or OUT */
 } State;
 
 typedef struct {
@@ -65,6 +66,11 @@ typedef struct {
     uint8_t *queued;
     int queued_count;
     int32_t *stack, *region, *starts, *mark; /* scratch for painting and flooding */
+    /* the nodes looked at since the chamber rule last held (none between frames: every settle
+     * ends with it), or all of them at the start */
+    int32_t *dirty_list;
+    uint8_t *dirty, *listed;
+    int dirty_count, all_dirty;
     int32_t *seen, *reached, *last;
     int32_t mark_stamp, seen_stamp; /* marks above a flood's base are this flood's */
     double start_ends;              /* when settling the start must end (the reach rule looks) */
@@ -81,12 +87,11 @@ static State frame(Core *s, int index) {
     f.state = (uint8_t *)(f.colour + n);
     f.degree = f.state + m;
     f.free = f.degree + n;
-    f.dirty = f.free + n;
     return f;
 }
 
 static size_t frame_size(int n, int m, int words) {
-    size_t bytes = 8 * (size_t)n * (size_t)words + 4 * ((size_t)n + 4) + (size_t)m + 5 * (size_t)n;
+    size_t bytes = 8 * (size_t)n * (size_t)words + 4 * ((size_t)n + 4) + (size_t)m + 4 * (size_t)n;
     return (bytes + 7) & ~(size_t)7;
 }
 
@@ -101,9 +106,16 @@ static void look_again(Core *s, int i) {
     }
 }
 
+static void forget_dirty(Core *s) {
+    while (s->dirty_count)
+        s->dirty[s->dirty_list[--s->dirty_count]] = 0;
+}
+
+/* After a rule found no way on: the frame is dropped, and what was queued for it. */
 static void forget_queue(Core *s) {
     while (s->queued_count)
         s->queued[s->queue[--s->queued_count]] = 0;
+    forget_dirty(s);
 }
 
 static int is_near(const Board *b, int i, int j) {
@@ -248,7 +260,10 @@ static int local(Core *s, State *f) {
     while (s->queued_count) {
         const int i = s->queue[--s->queued_count];
         s->queued[i] = 0;
-        f->dirty[i] = 1;
+        if (!s->dirty[i]) {
+            s->dirty[i] = 1;
+            s->dirty_list[s->dirty_count++] = i;
+        }
         if (!f->free[i]) {
             if (f->degree[i] < b->need[i])
                 return NO_WAY;
@@ -323,15 +338,25 @@ static int chambers(Core *s, State *f, int *painted) {
     const Board *b = &s->b;
     const int n = b->n;
     int starts = 0;
-    for (int i = 0; i < n; i++) {
-        int look = f->head[0] || f->dirty[i];
-        for (int x = b->first[i]; !look && x < b->first[i + 1]; x++)
-            look = f->dirty[b->near[x]];
-        if (look)
+    if (s->all_dirty) {
+        for (int i = 0; i < n; i++)
             s->starts[starts++] = i;
+        s->all_dirty = 0;
+    } else {
+        for (int d = 0; d < s->dirty_count; d++) {
+            const int i = s->dirty_list[d];
+            for (int x = b->first[i] - 1; x < b->first[i + 1]; x++) { /* i, then its neighbours */
+                const int j = x < b->first[i] ? i : b->near[x];
+                if (!s->listed[j]) {
+                    s->listed[j] = 1;
+                    s->starts[starts++] = j;
+                }
+            }
+        }
+        for (int w = 0; w < starts; w++)
+            s->listed[s->starts[w]] = 0;
     }
-    memset(f->dirty, 0, (unsigned)n);
-    f->head[0] = 0;
+    forget_dirty(s);
     const int32_t base = fresh(&s->mark_stamp, s->mark, n, n);
     int32_t flood = base;
     *painted = 0;
@@ -576,14 +601,19 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The first undecided edge of the first node in the scan with one: no node before the frame's
+ * place has one (decisions are only ever added), so the search starts there. */
 static int first_open(const Board *b, const State *f) {
-    for (int w = 0; w < b->n; w++) {
+    for (int w = f->head[0]; w < b->n; w++) {
         const int i = b->scan[w];
         if (f->free[i])
             for (int x = b->first[i]; x < b->first[i + 1]; x++)
-                if (f->state[b->via[x]] == UNDECIDED)
+                if (f->state[b->via[x]] == UNDECIDED) {
+                    f->head[0] = w;
                     return b->via[x];
+                }
     }
+    f->head[0] = b->n;
     return -1;
 }
 
@@ -682,7 +712,8 @@ static void core_free(Core *s) {
     Board *b = &s->b;
     void *blocks[] = {b->ends,    b->first,   b->near,  b->via,    b->need,   b->pairs,  b->scan,
                       b->turn_first, b->entered, b->cut, s->frames, s->queue,  s->queued, s->stack,
-                      s->region,  s->starts,  s->mark,  s->seen,   s->reached, s->last};
+                      s->region,  s->starts,  s->mark,  s->seen,   s->reached, s->last,
+                      s->dirty_list, s->dirty, s->listed};
     for (size_t x = 0; x < sizeof blocks / sizeof blocks[0]; x++)
         free(blocks[x]);
     memset(s, 0, sizeof *s);
@@ -725,12 +756,17 @@ static int setup(Core *s, int n, const Py_buffer *edges, const Py_buffer *need, 
     s->seen = calloc((size_t)n + 1, sizeof(int32_t));
     s->reached = calloc((size_t)n + 1, sizeof(int32_t));
     s->last = calloc((size_t)n + 1, sizeof(int32_t));
+    s->dirty_list = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    s->dirty = calloc((size_t)n + 1, 1);
+    s->listed = calloc((size_t)n + 1, 1);
+    s->all_dirty = 1;
     b->words = k / 64 + 1;
     s->size = frame_size(n, m, b->words);
     s->capacity = 16;
     s->frames = calloc((size_t)s->capacity, s->size);
     if (!(b->ends && b->need && b->pairs && b->scan && b->first && b->near && b->via && s->queue && s->queued &&
-          s->stack && s->region && s->starts && s->mark && s->seen && s->reached && s->last && s->frames))
+          s->stack && s->region && s->starts && s->mark && s->seen && s->reached && s->last && s->frames &&
+          s->dirty_list && s->dirty && s->listed))
         return -1;
     for (int e = 0; e < 2 * m; e++)
         if (b->ends[e] < 0 || b->ends[e] >= n)
@@ -765,7 +801,7 @@ static int setup(Core *s, int n, const Py_buffer *edges, const Py_buffer *need, 
         s->queued[i] = 1;
         s->queue[s->queued_count++] = i;
     }
-    f.head[0] = 1;
+    f.head[0] = 0;
     return 0;
 }
 
