@@ -38,7 +38,7 @@ class Pace:
 
 
 PYTHON = Pace(work=500_000, raced=1600)  # about 0.1 s in Python (cpflow.deduce.search.Search)
-COMPILED = Pace(work=20_000_000, raced=2600)  # about 0.1 s in C (cpflow.deduce.compiled)
+COMPILED = Pace(work=50_000_000, raced=2600)  # about 0.1 s in C (cpflow.deduce.compiled)
 
 
 @dataclass
@@ -57,8 +57,8 @@ def pace(puzzle: Puzzle) -> Pace:
 
 
 def budget(puzzle: Puzzle) -> int:
-    """Branches the search may take before the model takes over, `work // nodes`: in C 102,040 on
-    a 14x14 board, 8,000 on a 50x50 one; none on a bigger board (the search seldom answers there,
+    """Branches the search may take before the model takes over, `work // nodes`: in C 255,102 on
+    a 14x14 board, 20,000 on a 50x50 one; none on a bigger board (the search seldom answers there,
     and CP-SAT does better) or when paths may touch themselves (the search's rules are weaker then)."""
     return pace(puzzle).work // max(1, len(puzzle.nodes)) if searched(puzzle) else 0
 
