@@ -597,7 +597,11 @@ static int find_dead_turns(Board *b) {
 
 static double now(void) {
     struct timespec t;
+#ifdef CLOCK_MONOTONIC
     clock_gettime(CLOCK_MONOTONIC, &t);
+#else
+    timespec_get(&t, TIME_UTC); /* C11, where POSIX clocks are missing (Windows) */
+#endif
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
