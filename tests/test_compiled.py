@@ -4,6 +4,7 @@ Python search does the work."""
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import replace
 
@@ -15,6 +16,7 @@ from test_variants import tiny_boards, tiny_puzzles_under_any_rules
 
 from conftest import PUZZLES, ZUCKER, board, project_puzzles, variant_levels
 from cpflow.board.formats import load
+from cpflow.board.graphjson import parse_graph
 from cpflow.board.grid import Puzzle, Rules
 from cpflow.board.verify import violations
 from cpflow.deduce import compiled, search
@@ -166,3 +168,39 @@ def test_settling_the_start_in_c_stops_at_the_deadline():
     (puzzle,) = load(PUZZLES / "scaling" / "dense_100x100_01.txt")  # 909 colours: the reach rule floods each
     with pytest.raises(OutOfTime):
         compiled.CompiledSearch(puzzle, Deadline(0.001))
+
+
+def hub(leaves: int) -> Puzzle:
+    """A node beside `leaves` others, which lie in a row: A from the hub to the row's far end."""
+    nodes = [[0, 0]] + [[1, i] for i in range(leaves)]
+    edges = [[[0, 0], [1, i]] for i in range(leaves)] + [[[1, i], [1, i + 1]] for i in range(leaves - 1)]
+    data = {"nodes": nodes, "edges": edges, "endpoints": {"A": [[0, 0], [1, leaves - 1]]}}
+    return parse_graph(json.dumps(data), "hub.json")[0]
+
+
+@built
+@pytest.mark.parametrize("leaves", [70, 300])
+def test_a_node_of_many_neighbours_is_searched_as_in_python(leaves):
+    puzzle = hub(leaves)
+    assert compiled.takes(puzzle) is (leaves <= compiled.NEIGHBOURS)
+    assert run(search.start, puzzle) == run(Search, puzzle)
+    assert registry.solve(puzzle).status is registry.solve(puzzle, forced=False).status
+
+
+@built
+def test_a_passed_deadline_stops_both_searches_alike():
+    easy = board(
+        """
+        A.A
+        B.B
+        """
+    )  # forced moves solve it: no branch, so no look at the deadline
+    (hard,) = load(PUZZLES / "gen_20x20_09.txt")
+    for puzzle in (easy, hard):
+        outcomes = []
+        for kind in (Search, compiled.CompiledSearch):
+            try:
+                outcomes.append(len(list(kind(puzzle).solutions(10**6, Deadline(0.0)))))
+            except OutOfTime:
+                outcomes.append("out of time")
+        assert outcomes[0] == outcomes[1], puzzle.name

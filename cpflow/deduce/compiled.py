@@ -25,13 +25,19 @@ except ImportError:  # built without a compiler: the Python search does the work
 
 SLICE = 0.05  # seconds the core runs before the deadline is looked at again
 COLOURS = 32767  # the most the core takes: a node's colour is 16 bits
+NEIGHBOURS = 255  # and the most neighbours of a node: its degree is a byte
 DONE, SOLVED, EXHAUSTED, TIMED_OUT = 0, 1, 2, 3  # what the core's run returns
 
 
 def takes(puzzle: Puzzle) -> bool:
     """Whether the core was built and takes this board: under every rule (no blanks, no path
-    touching itself), up to COLOURS colours."""
-    return _core is not None and len(puzzle.endpoints) <= COLOURS and applies(puzzle)
+    touching itself), up to COLOURS colours and NEIGHBOURS neighbours a node."""
+    return (
+        _core is not None
+        and applies(puzzle)
+        and len(puzzle.endpoints) <= COLOURS
+        and max(map(len, puzzle.neighbours.values()), default=0) <= NEIGHBOURS
+    )
 
 
 class CompiledSearch:
@@ -75,9 +81,7 @@ class CompiledSearch:
         deadline (either leaves the search ready to go on)."""
         limit = self.branches + budget
         while True:
-            left = deadline.left()
-            if left == 0:
-                deadline.check()
+            left = deadline.left()  # 0: the core looks at the time before its first branch too
             status, paths = self.core.run(limit - self.branches, SLICE if left is None else min(SLICE, left))
             if status == SOLVED:
                 yield self._solution(paths)

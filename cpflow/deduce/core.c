@@ -36,6 +36,7 @@ enum { DONE = 0, SOLVED = 1, EXHAUSTED = 2, TIMED_OUT = 3 }; /* what run() retur
 /* The board: fixed for the search. */
 typedef struct {
     int n, m, k, words; /* words: 64-bit words of a node's banned colours */
+    int widest;         /* the most neighbours a node has (up to 255: degrees are bytes) */
     int32_t *ends;        /* edge e joins ends[2e] and ends[2e+1] */
     int32_t *first;       /* node i's neighbours are near[first[i]..first[i+1]) */
     int32_t *near, *via;  /* a neighbour, and the edge to it */
@@ -66,6 +67,7 @@ typedef struct {
     uint8_t *queued;
     int queued_count;
     int32_t *stack, *region, *starts, *mark; /* scratch for painting and flooding */
+    int32_t *open_near, *open_via;           /* scratch for local(): a node's undecided edges */
     /* the nodes looked at since the chamber rule last held (none between frames: every settle
      * ends with it), or all of them at the start */
     int32_t *dirty_list;
@@ -256,7 +258,7 @@ static int join(Core *s, State *f, int e) {
 /* The degree, colour, loop and dead-turn rules on queued nodes until none is queued. */
 static int local(Core *s, State *f) {
     const Board *b = &s->b;
-    int near[64], via[64];
+    int32_t *near = s->open_near, *via = s->open_via;
     while (s->queued_count) {
         const int i = s->queue[--s->queued_count];
         s->queued[i] = 0;
@@ -271,7 +273,7 @@ static int local(Core *s, State *f) {
         }
         int open = 0;
         for (int x = b->first[i]; x < b->first[i + 1]; x++)
-            if (f->state[b->via[x]] == UNDECIDED && open < 64) {
+            if (f->state[b->via[x]] == UNDECIDED) {
                 near[open] = b->near[x];
                 via[open++] = b->via[x];
             }
@@ -659,7 +661,8 @@ static int grow(Core *s) {
 }
 
 /* Go on searching: SOLVED (its paths in `paths`), DONE (no more solutions), EXHAUSTED (after
- * `budget` more branches), TIMED_OUT (after `seconds` and one branch), or -1 (out of memory). */
+ * `budget` more branches), TIMED_OUT (after `seconds`, and one branch when `seconds` > 0: a
+ * passed deadline stops the search before it branches, as in Python), or -1 (out of memory). */
 static int run(Core *s, long long budget, double seconds, int32_t *paths) {
     const Board *b = &s->b;
     const long long began = s->branches, limit = s->branches + budget;
@@ -688,8 +691,8 @@ static int run(Core *s, long long budget, double seconds, int32_t *paths) {
         }
         if (s->branches >= limit)
             return EXHAUSTED;
-        if (s->branches > began && now() > end)
-            return TIMED_OUT; /* after one branch at least: every call goes on */
+        if ((s->branches > began || seconds <= 0) && now() > end)
+            return TIMED_OUT; /* given time, one branch at least: every such call goes on */
         if (grow(s))
             return -1;
         s->branches++;
@@ -717,7 +720,7 @@ static void core_free(Core *s) {
     void *blocks[] = {b->ends,    b->first,   b->near,  b->via,    b->need,   b->pairs,  b->scan,
                       b->turn_first, b->entered, b->cut, s->frames, s->queue,  s->queued, s->stack,
                       s->region,  s->starts,  s->mark,  s->seen,   s->reached, s->last,
-                      s->dirty_list, s->dirty, s->listed};
+                      s->dirty_list, s->dirty, s->listed, s->open_near, s->open_via};
     for (size_t x = 0; x < sizeof blocks / sizeof blocks[0]; x++)
         free(blocks[x]);
     memset(s, 0, sizeof *s);
@@ -777,11 +780,30 @@ static int setup(Core *s, int n, const Py_buffer *edges, const Py_buffer *need, 
             return -2;
     for (int e = 0; e < 2 * m; e++)
         b->first[b->ends[e] + 1]++;
-    for (int i = 0; i < n; i++)
-        if (b->first[i + 1] > 64)
-            return -2; /* local() looks at up to 64 edges of a node */
+    for (int i = 0; i < n; i++) {
+        if (b->first[i + 1] > 255)
+            return -2; /* a node's degree and undecided edges are bytes */
+        if (b->first[i + 1] > b->widest)
+            b->widest = b->first[i + 1];
+    }
     for (int i = 0; i < n; i++)
         b->first[i + 1] += b->first[i];
+    s->open_near = malloc(sizeof(int32_t) * ((size_t)b->widest + 1));
+    s->open_via = malloc(sizeof(int32_t) * ((size_t)b->widest + 1));
+    if (!(s->open_near && s->open_via))
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (b->need[i] != 1 && b->need[i] != 2)
+            return -2;
+    for (int c = 0; c < 2 * k; c++)
+        if (b->pairs[c] < 0 || b->pairs[c] >= n)
+            return -2;
+    for (int w = 0; w < n; w++) { /* the scan is every node once */
+        if (b->scan[w] < 0 || b->scan[w] >= n || s->queued[b->scan[w]])
+            return -2;
+        s->queued[b->scan[w]] = 1;
+    }
+    memset(s->queued, 0, (size_t)n);
     int32_t *fill = calloc((size_t)n + 1, sizeof(int32_t));
     if (!fill)
         return -1;
@@ -795,11 +817,12 @@ static int setup(Core *s, int n, const Py_buffer *edges, const Py_buffer *need, 
     if (find_dead_turns(b))
         return -1;
     State f = frame(s, 0);
-    const int32_t *given = colour->buf; /* -1: not yet known */
     for (int i = 0; i < n; i++) {
-        if (given[i] < NONE || given[i] >= k)
+        int32_t given; /* -1: not yet known */
+        memcpy(&given, (const char *)colour->buf + 4 * (size_t)i, sizeof given);
+        if (given < NONE || given >= k)
             return -2;
-        f.colour[i] = (int16_t)given[i];
+        f.colour[i] = (int16_t)given;
         f.other[i] = i;
         f.free[i] = (uint8_t)(b->first[i + 1] - b->first[i]);
         s->queued[i] = 1;
@@ -827,7 +850,8 @@ static PyObject *Search_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         if (made == -1)
             PyErr_NoMemory();
         else if (made == -2)
-            wrong = "a node off the board, a colour not among the pairs', or a node of over 64 neighbours";
+            wrong = "a node off the board or of over 255 neighbours, a colour not among the pairs', a need other than "
+                    "1 or 2, or a scan that is not every node once";
         if (made) {
             Py_CLEAR(self);
         }

@@ -202,7 +202,7 @@ class Partial:
             self.colour = [NONE] * len(g.nodes)
             self.banned = [0] * len(g.nodes)  # bit c set: the node cannot take colour c
             self.degree = bytearray(len(g.nodes))  # edges in
-            self.free = bytearray(len(a) for a in g.adjacent)  # edges undecided
+            self.free = [len(a) for a in g.adjacent]  # edges undecided (a node may have hundreds)
             self.other = list(range(len(g.nodes)))  # at a chain's end: its other end
             self.queue: list[int] = []
             # the nodes looked at since the chamber rule last held everywhere; None: it never has

@@ -44,7 +44,7 @@ class Rival:
         """Search on until an answer, the deadline or `quit` (in a thread of its own)."""
         try:
             self.found = first_new(self.search, self.exclude, ENDLESS, self.deadline.until(self.quit))
-        except OutOfTime:
+        except Exception:  # OutOfTime, or the search failed (MemoryError): the engine answers alone
             return
         self.done.set()
 
