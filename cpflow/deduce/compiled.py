@@ -1,6 +1,6 @@
 """The search in C (cpflow/deduce/core.c, built as `cpflow.deduce._core` when a compiler is at
 hand): the same rules, the same order of branches and the same budget as the Python search
-(cpflow.deduce.search), 20-100 times faster (models/forced.md, "The compiled core").
+(cpflow.deduce.search), 13-35 times faster in-process (models/forced.md, "The compiled core").
 
 The core numbers the board as `rules.Graph` does and settles its start itself (the dead
 turns too). It runs in slices of `SLICE` seconds, without the interpreter's lock, and the

@@ -32,7 +32,8 @@ ENDLESS = 1 << 62  # branches: the search goes on until it answers or its slice 
 
 
 class Rival:
-    """The search beside an engine: it goes on in the slices of time it is given."""
+    """The search beside an engine: in a thread of its own (`run`, stopped by `quit`), or in the
+    slices of the engine's waits it is given (`work`)."""
 
     def __init__(self, search: Searching, exclude: Sequence[Solution], deadline: Deadline):
         self.search, self.exclude, self.deadline = search, exclude, deadline
