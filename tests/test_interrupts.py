@@ -97,6 +97,31 @@ def test_ctrl_c_stops_a_pool_of_processes(tmp_path):
     assert out == ""
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes `pid` started that are still its children (Linux)."""
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def is_gone(pid: int) -> bool:
+    """Whether the process has ended (a zombie not yet reaped counts as ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_a_pool_s_workers_die_with_a_killed_cpflow(tmp_path):
+    # Issue 42: SIGKILL of `solve --jobs 2` left both workers running for minutes, their parent PID 1.
+    slow = slow_board(tmp_path)
+    command = [sys.executable, "-m", "cpflow", "solve", "-q", "--allow-touch", "--jobs", "2", slow, slow]
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True) as cp:
+        assert until(lambda: len(children_of(cp.pid)) == 2, HANG_GUARD)
+        workers = children_of(cp.pid)
+        time.sleep(1)  # the workers are at work on the slow board
+        cp.kill()
+    assert until(lambda: all(map(is_gone, workers)), GONE_GUARD), [w for w in workers if not is_gone(w)]
+
+
 def test_ctrl_c_stops_a_count(tmp_path):
     code, out, err = interrupted("count", "--allow-touch", "--limit", "1000000", QUICK, slow_board(tmp_path))
     assert_stopped_cleanly(code, err)

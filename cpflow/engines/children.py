@@ -150,10 +150,11 @@ def _end(child: subprocess.Popen) -> None:
         child.wait()
 
 
-def die_with_parent() -> None:
-    """Linux: SIGKILL comes to this process when the thread that started it ends, however it ends.
-    Elsewhere nothing happens (the parent's own ways out still end its children)."""
-    _die_with(None, _prctl())
+def die_with_parent(parent: int | None = None) -> None:
+    """Linux: SIGKILL comes to this process when the thread that started it ends, however it ends; and
+    when `parent` (the PID that started it) has already ended by then, it exits at once. Elsewhere
+    nothing happens (the parent's own ways out still end its children)."""
+    _die_with(parent, _prctl())
 
 
 def _die_with(parent: int | None, prctl) -> None:

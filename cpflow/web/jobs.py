@@ -46,10 +46,10 @@ class Died(Exception):
     """A worker process ended in the middle of a job (killed from outside, out of memory)."""
 
 
-def _work(connection, limits: Limits) -> None:
+def _work(connection, limits: Limits, parent: int) -> None:
     """A worker's life: warm up, then run the tasks sent, one at a time, until the pipe closes."""
     os.setsid()  # a group of its own, for `Worker.stop` to kill whole; the terminal's Ctrl-C is the server's
-    children.die_with_parent()
+    children.die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends the workers
     tasks.warm_up()
     connection.send(READY)
@@ -66,7 +66,9 @@ class Worker:
 
     def __init__(self, context, limits: Limits):
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_work, args=(theirs, limits), daemon=True, name="cpflow-worker")
+        self.process = context.Process(
+            target=_work, args=(theirs, limits, os.getpid()), daemon=True, name="cpflow-worker"
+        )
         self.process.start()
         theirs.close()
 

@@ -8,6 +8,7 @@ Glossary
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -112,7 +113,10 @@ class _Worker:
         import multiprocessing
 
         self.connection, theirs = multiprocessing.Pipe()
-        self.process = multiprocessing.Process(target=_serve, args=(theirs, work, setup), daemon=True)
+        # The worker's parent is this process unless a fork server starts it (its parent then): the worker
+        # dies with whichever it is, and the fork server ends when this process does.
+        parent = None if multiprocessing.get_start_method() == "forkserver" else os.getpid()
+        self.process = multiprocessing.Process(target=_serve, args=(theirs, work, setup, parent), daemon=True)
         self.process.start()
         theirs.close()
         self.number: int | None = None  # the item it works on
@@ -140,8 +144,12 @@ class _Worker:
         self.connection.close()
 
 
-def _serve(connection, work: Callable, setup: Callable[[], object] | None) -> None:
-    """A worker process: items in, answers out, until the pipe closes."""
+def _serve(connection, work: Callable, setup: Callable[[], object] | None, parent: int | None) -> None:
+    """A worker process: items in, answers out, until the pipe closes; it dies with its parent, even one
+    killed with SIGKILL (Linux), rather than live on as an orphan."""
+    from cpflow.engines.children import die_with_parent
+
+    die_with_parent(parent)
     _leave_interrupts_to_the_parent(setup)
     while True:
         try:
