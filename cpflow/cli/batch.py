@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 
 from cpflow.cli.group import app, failures
+from cpflow.cli.lines import stderr
 from cpflow.cli.options import (
     AUTO,
     DEFAULT_ENGINE,
@@ -41,7 +42,7 @@ from cpflow.cli.options import (
 )
 from cpflow.cli.progress import answered, failed_exit, summary_line, with_progress
 from cpflow.cli.reading import each_batch, where
-from cpflow.cli.writers import Pictures, Writer, stderr, writer
+from cpflow.cli.writers import Pictures, Writer, writer
 from cpflow.engines.result import Status
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.items import Failed

@@ -10,8 +10,8 @@ import typer
 
 from cpflow.board.grid import Solution
 from cpflow.cli.group import app, failures
+from cpflow.cli.lines import say, stderr
 from cpflow.cli.options import AUTO, DEFAULT_ENGINE, AllowBlanks, AllowTouch, EngineOption, InputOption
-from cpflow.cli.writers import stderr
 from cpflow.errors import PuzzleFormatError
 from cpflow.workflows.inputs import Entry
 
@@ -121,7 +121,7 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) ->
             raise PuzzleFormatError.whole(source, "carries no solution: name a solution file to check")
         checked.append((puzzle, problems(puzzle, solution)))
     for puzzle, broken in checked:
-        print(f"{puzzle.name}: " + ("valid" if not broken else "invalid"))
+        say(f"{puzzle.name}: " + ("valid" if not broken else "invalid"))
         for problem in broken:
             print(f"  {problem.located()}")
     return 1 if any(broken for _, broken in checked) else 0
@@ -162,5 +162,5 @@ def show_rendered(
         write_picture(out, entry.puzzle, solutions, **drawing)
     except OSError as error:
         raise PuzzleFormatError.whole(str(out), f"cannot write: {error.strerror}") from None
-    print(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {'solved' if solutions else 'puzzle only'}")
+    say(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {'solved' if solutions else 'puzzle only'}")
     return 0

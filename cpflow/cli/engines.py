@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from cpflow.cli.group import app, failures
+from cpflow.cli.lines import shown, stderr
 from cpflow.cli.options import (
     AUTO,
     DEFAULT_ENGINE,
@@ -30,7 +31,6 @@ from cpflow.cli.options import (
 )
 from cpflow.cli.progress import failed_exit, with_progress
 from cpflow.cli.reading import load, where
-from cpflow.cli.writers import stderr
 from cpflow.errors import CpflowError, PuzzleFormatError
 from cpflow.workflows.compare import FIELDS, Run, summary
 from cpflow.workflows.items import Failed
@@ -204,7 +204,7 @@ def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
     for name in names:
         t = totals[name]
         split = f"{t['build']:.3f}\n{t['total'] - t['build']:.3f}"
-        footer.append(f"{t['total']:.3f}\n{split}\n{t['median']:.3f}\n{t['worst']:.3f} ({t['worst_puzzle']})")
+        footer.append(f"{t['total']:.3f}\n{split}\n{t['median']:.3f}\n{t['worst']:.3f} ({named(t['worst_puzzle'])})")
     for title, foot in zip(["puzzle", "size", "colours", *names, "status"], [*footer, ""], strict=True):
         table.add_column(title, footer=foot, justify="left" if title in ("puzzle", "status") else "right")
     for mine in _by_puzzle(runs).values():
@@ -214,8 +214,15 @@ def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
         cells = [c if run.correct else f"[red]{c} {run.status}[/]" for c, run in zip(cells, mine, strict=True)]
         statuses = {run.status for run in mine}
         status = statuses.pop() if len(statuses) == 1 else "disagree: " + ", ".join(r.status for r in mine)
-        table.add_row(first.puzzle, f"{first.width}x{first.height}", str(first.colours), *cells, status)
+        table.add_row(named(first.puzzle), f"{first.width}x{first.height}", str(first.colours), *cells, status)
     return table
+
+
+def named(puzzle: str) -> str:
+    """A puzzle's name in the table: its control characters escaped and its brackets not read as markup."""
+    from rich.markup import escape
+
+    return escape(shown(puzzle))
 
 
 def _by_puzzle(runs: Sequence[Run]) -> dict[tuple[str, int], list[Run]]:

@@ -20,6 +20,7 @@ from typer._click import exceptions as click  # typer 0.26 (pinned) carries its 
 from typer.completion import completion_init
 from typer.core import TyperGroup
 
+from cpflow.cli.lines import stderr
 from cpflow.errors import CpflowError
 
 
@@ -36,10 +37,10 @@ class OneLineErrors(TyperGroup):
             error.show()  # `cpflow` alone: the help
             sys.exit(2)
         except click.UsageError as error:
-            print(usage_line(error), file=sys.stderr)
+            stderr(usage_line(error))
             sys.exit(2)
         except click.ClickException as error:
-            print(f"cpflow: {error.format_message()}", file=sys.stderr)
+            stderr(f"cpflow: {error.format_message()}")
             sys.exit(error.exit_code)
         except click.Abort:
             print("cpflow: interrupted", file=sys.stderr)
@@ -151,7 +152,7 @@ def failures() -> Iterator[None]:
     try:
         yield
     except CpflowError as error:
-        print(error.one_line(), file=sys.stderr)
+        stderr(error.one_line())
         raise typer.Exit(error.exit_code) from None
     except KeyboardInterrupt:
         print("cpflow: interrupted; what is shown above was finished", file=sys.stderr)

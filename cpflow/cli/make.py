@@ -16,6 +16,7 @@ import typer
 
 from cpflow.board.formats import picture
 from cpflow.cli.group import app, failures, option
+from cpflow.cli.lines import say, stderr
 from cpflow.cli.options import (
     AUTO,
     SQUARE,
@@ -34,7 +35,7 @@ from cpflow.cli.options import (
 )
 from cpflow.cli.progress import with_progress
 from cpflow.cli.reading import where
-from cpflow.cli.writers import Pictures, stderr, writable, writer
+from cpflow.cli.writers import Pictures, writable, writer
 from cpflow.errors import PuzzleFormatError
 from cpflow.workflows.inputs import Entry
 
@@ -177,7 +178,7 @@ def show_generated(
             out.mkdir(parents=True, exist_ok=True)
             save(one, out, stem)
         else:
-            print(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
+            say(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
             print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
     stderr(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}")
     return 0

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeVar
 
+from cpflow.cli.lines import stderr
 from cpflow.engines.result import Status
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.items import Failed
@@ -21,7 +22,7 @@ def answered(
     verdict `error`) is said on stderr in one line, its Failed added to `failures`, and left out."""
     for entry, answer in zip(entries, answers, strict=True):
         if isinstance(answer, Failed):
-            print(answer.line, file=sys.stderr)
+            stderr(answer.line)
             failures.append(answer)
         else:
             yield entry, answer

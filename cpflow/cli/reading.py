@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from cpflow.cli.group import option
+from cpflow.cli.lines import stderr
 from cpflow.errors import PuzzleFormatError
 
 
@@ -25,7 +26,7 @@ def load(
     bad: list[PuzzleFormatError] | None = [] if keep_going else None
     entries = load_all(files, input_format.value, Rules(touch=touch, blanks=blanks), play, bad)
     for error in bad or []:
-        print(error, file=sys.stderr)
+        stderr(error.one_line())
     return entries, bool(bad)
 
 
@@ -42,13 +43,13 @@ def each_batch(files: list[str], input_format, touch: bool, blanks: bool, play: 
     codes, said = [0], 0
     for entries in batches(files, input_format.value, Rules(touch=touch, blanks=blanks), play, bad):
         for error in (bad or [])[said:]:
-            print(error, file=sys.stderr)
+            stderr(error.one_line())
         said = len(bad or [])
         if entries:
             codes.append(show(entries))
         sys.stdout.flush()  # a stream's answers are read as they come
     for error in (bad or [])[said:]:
-        print(error, file=sys.stderr)
+        stderr(error.one_line())
     code = min(codes, key=SEVERITY.index)
     return code if code == 4 else 2 if bad else code
 

@@ -18,8 +18,8 @@ import typer
 from cpflow.board.formats import picture, play_text
 from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
+from cpflow.cli.lines import stderr
 from cpflow.cli.options import DEFAULT_ENGINE, EngineOption
-from cpflow.cli.writers import stderr
 from cpflow.errors import PuzzleFormatError
 
 

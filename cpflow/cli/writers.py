@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
+from cpflow.cli.lines import say
 from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import PuzzleFormatError
 from cpflow.workflows import records
@@ -94,7 +95,7 @@ class Writer:
 
     def grade(self, entry: Entry, summary: Grade) -> None:
         """One line: the puzzle, its grade (or how its chain ended) and the steps it took."""
-        print(f"{entry.puzzle.name}: {summary.grade or summary.end} ({_steps(summary)}) {summary.seconds:.2f} s")
+        say(f"{entry.puzzle.name}: {summary.grade or summary.end} ({_steps(summary)}) {summary.seconds:.2f} s")
 
     def fixed(self, entry: Entry, found: Fixed) -> None:
         raise NotImplementedError
@@ -111,20 +112,20 @@ class Quiet(Writer):
     """One line per puzzle: its name, verdict (or count) and seconds."""
 
     def solved(self, entry: Entry, result: SolveResult) -> None:
-        print(f"{entry.puzzle.name} {result.status.value} {result.seconds:.3f}")
+        say(f"{entry.puzzle.name} {result.status.value} {result.seconds:.3f}")
 
     def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
-        print(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
+        say(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
 
     def counted(self, entry: Entry, found: Count) -> None:
         exact = "exact" if found.exact else "at-least"
-        print(f"{entry.puzzle.name} {found.number} {exact} {found.seconds:.3f}")
+        say(f"{entry.puzzle.name} {found.number} {exact} {found.seconds:.3f}")
 
     def grade(self, entry: Entry, summary: Grade) -> None:
-        print(f"{entry.puzzle.name} {summary.grade or summary.end} {summary.seconds:.3f}")
+        say(f"{entry.puzzle.name} {summary.grade or summary.end} {summary.seconds:.3f}")
 
     def fixed(self, entry: Entry, found: Fixed) -> None:
-        print(f"{entry.puzzle.name} {found.verdict.replace(' ', '-')} {found.seconds:.3f}")
+        say(f"{entry.puzzle.name} {found.verdict.replace(' ', '-')} {found.seconds:.3f}")
 
 
 class Json(Writer):
@@ -160,7 +161,7 @@ class Text(Writer):
     remark = "# "
 
     def solved(self, entry: Entry, result: SolveResult) -> None:
-        print(f"{self.remark}{entry.puzzle.name}: {result.status.value} in {result.seconds:.3f} s")
+        say(f"{self.remark}{entry.puzzle.name}: {result.status.value} in {result.seconds:.3f} s")
         if result.status is Status.UNSOLVABLE:
             self.why(entry.puzzle, self.remark)
         if result.solution:
@@ -169,7 +170,7 @@ class Text(Writer):
     def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
         from cpflow.board.grid import differ as differ_cells
 
-        print(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
+        say(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
         if found.verdict is Verdict.UNSOLVABLE:
             self.why(entry.puzzle)
         differ = found.differences()
@@ -185,7 +186,7 @@ class Text(Writer):
 
     def counted(self, entry: Entry, found: Count) -> None:
         how = "exactly" if found.exact else "at least"
-        print(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
+        say(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
 
     def hinted(self, found: Hint, number: int | None = None) -> None:
         from cpflow.deduce import sentences
@@ -217,7 +218,7 @@ class Text(Writer):
             "unsolvable": "no solution at all; nothing to fix",
             "unknown": "the time limit came before a proof",
         }[found.verdict]
-        print(f"{entry.puzzle.name}: {said} ({found.tried} proofs, {found.seconds:.2f} s)")
+        say(f"{entry.puzzle.name}: {said} ({found.tried} proofs, {found.seconds:.2f} s)")
         if found.verdict == "fixed" and found.solution:
             print(picture(found.puzzle), end="")
             print()
@@ -365,8 +366,3 @@ def _why_record(puzzle: Puzzle, status: Status) -> dict:
     from cpflow.workflows.unsolvable import explanation
 
     return records.why(explanation(puzzle, status))
-
-
-def stderr(line: str) -> None:
-    """A line on stderr (a failure, a summary), so that stdout holds only answers."""
-    print(line, file=sys.stderr)
