@@ -28,9 +28,10 @@ themselves with engines)
   import`): screenshot (read_screenshot), board (grid lines), dots, holes, colours
   (pairing dots), debug (intermediate images), synthetic (screenshots made to order)
 - cli/: the `cpflow` command: group (the app, errors to exit codes), options, reading,
-  writers (one per output format), lines (a line printed, names escaped), progress; a module per family of commands: batch
-  (solve, unique, count), play (hint), checks (verify, render), engines (compare, export,
-  engines), make (generate), screenshot (import), serve
+  writers (one per output format), lines (a line printed, names escaped), progress; a
+  module per family of commands: batch (solve, unique, count), play (hint), checks
+  (verify, render), engines (compare, export, engines), make (generate), screenshot
+  (import), serve
 - web/: `cpflow serve`'s face (the `web` extra, imported only by `serve`): limits (caps),
   tasks (the work of one request, in a worker), jobs (worker processes, bounded queue,
   cancelling), app (FastAPI routes), server (uvicorn), page/ (HTML, CSS, script)
