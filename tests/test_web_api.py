@@ -222,6 +222,7 @@ def test_read_gives_the_board_of_any_format(client):
 # ---- import: a screenshot's bytes in, the board as read answers it ----
 
 SCREENSHOTS = ROOT.parent / "shared" / "screenshots"
+PNG = {"content-type": "image/png"}  # what /api/import takes: an image's type (or application/octet-stream)
 
 
 def endpoint_pairs(board: dict) -> tuple[int, int, set[frozenset]]:
@@ -291,7 +292,8 @@ def test_import_refuses_an_image_over_its_cap_with_413(client):
     over = b"\x89PNG" + bytes(LIMITS.max_image_bytes)
     answer = client.post("/api/import", content=over, headers={"content-type": "image/png"})
     assert answer.status_code == 413 and answer.json()["error"].endswith(f"limit of {LIMITS.max_image_bytes} bytes")
-    chunked = client.post("/api/import", content=iter([over[: len(over) // 2], over[len(over) // 2 :]]))
+    halves = iter([over[: len(over) // 2], over[len(over) // 2 :]])
+    chunked = client.post("/api/import", content=halves, headers={"content-type": "image/png"})
     assert chunked.status_code == 413
     assert client.post("/api/read", json={"puzzle": "." * LIMITS.max_bytes}).status_code == 413  # JSON keeps its cap
 
@@ -313,7 +315,7 @@ def test_import_never_loads_opencv_in_the_server_process():
         "from cpflow.web.limits import Limits\n"
         "if __name__ == '__main__':\n"
         "    with TestClient(create_app(Limits(workers=1)), base_url='http://127.0.0.1:8000') as client:\n"
-        "        answer = client.post('/api/import', content=b'not a picture')\n"
+        "        answer = client.post('/api/import', content=b'not a picture', headers={'content-type': 'image/png'})\n"
         "    print(answer.status_code, 'cv2' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -324,7 +326,7 @@ def test_import_never_loads_opencv_in_the_server_process():
 def test_import_reads_a_shared_screenshot_of_the_game(client):
     pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
     shot = sorted(SCREENSHOTS.glob("*.png"))[0]
-    board = client.post(f"/api/import?name={shot.name}", content=shot.read_bytes()).json()
+    board = client.post(f"/api/import?name={shot.name}", content=shot.read_bytes(), headers=PNG).json()
     expected = parse(shot.with_suffix(".txt").read_text(), str(shot))[0]
     assert endpoint_pairs(board) == endpoint_pairs(tasks.board(expected))
 
@@ -368,7 +370,8 @@ def test_bad_requests_answer_4xx_with_one_line(client, ask, status, message):
 def test_oversized_and_malformed_bodies_are_refused(client):
     huge = client.post("/api/solve", json={"puzzle": "." * (LIMITS.max_bytes + 1)})
     assert huge.status_code == 413 and "larger than this server's limit" in huge.json()["error"]
-    chunked = client.post("/api/solve", content=iter([b'{"puzzle": "', b"." * LIMITS.max_bytes, b'"}']))
+    pieces = iter([b'{"puzzle": "', b"." * LIMITS.max_bytes, b'"}'])
+    chunked = client.post("/api/solve", content=pieces, headers={"content-type": "application/json"})
     assert chunked.status_code == 413
     broken = client.post("/api/solve", content=b'{"puzzle": ', headers={"content-type": "application/json"})
     assert broken.status_code == 422 and broken.json()["error"].startswith("body")

@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException
 
 from cpflow.engines.registry import DEFAULT, ENGINES, available
 from cpflow.web import tasks
-from cpflow.web.guards import BodyGuard, Gate
+from cpflow.web.guards import BodyGuard, Gate, Takes
 from cpflow.web.hosts import Hosts
 from cpflow.web.jobs import Busy, Died, Gone, Jobs, Overdue
 from cpflow.web.limits import Limits
@@ -165,8 +165,15 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
     )
     app.state.limits = limits
     app.mount(SWAGGER, StaticFiles(packages=[("fastapi_offline", "static")]), name="swagger-ui")
-    larger = {"/api/import": limits.max_image_bytes}
-    app.add_middleware(BodyGuard, most=limits.max_bytes, seconds=limits.body_timeout, larger=larger)
+    json_body = Takes(limits.max_bytes, ("application/json",), "a JSON body")
+    image = Takes(limits.max_image_bytes, ("image/", "application/octet-stream"), "an image's bytes")
+    app.add_middleware(
+        BodyGuard,
+        default=json_body,
+        seconds=limits.body_timeout,
+        most_held=limits.max_buffered,
+        takes={"/api/import": image},
+    )
     # Starlette types a handler as taking any Exception, not the class it is added for (Kludex/starlette#2417)
     app.add_exception_handler(RequestValidationError, _malformed)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]

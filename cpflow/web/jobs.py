@@ -1,10 +1,11 @@
 """The worker processes that do the solving, so that the server's event loop never does.
 
 Each worker is a process that runs one task at a time. A request waits in a bounded
-queue for an idle worker (`Busy`, a 503, when the queue is full). While its task runs,
-the server checks every POLL seconds whether the client went away (`Gone`) or the task
-overran its time limit by more than the grace (`Overdue`); either way the worker is
-killed, which really stops the solver, and a fresh one takes its place.
+queue for an idle worker (`Busy`, a 503, when the queue is full; `guards` asks too, before
+a request's body is read). While its task runs, the server checks every POLL seconds
+whether the client went away (`Gone`) or the task overran its time limit by more than the
+grace (`Overdue`); either way the worker is killed, which really stops the solver, and a
+fresh one takes its place.
 
 Each worker leads a process group of its own, and dies with the server (on Linux, even
 when the server is killed outright). Killing a worker kills its group; a solver program
@@ -137,14 +138,18 @@ class Jobs:
         Busy when the queue is full; Gone when `is_gone()` turns true first; Overdue when
         the task runs past its time limit and the grace.
         """
-        if self.pending >= self.limits.workers + self.limits.queue:
-            raise Busy(f"cpflow: the server is busy ({self.pending} requests in hand); try again shortly")
+        self.check_room()
         self.pending += 1
         try:
             worker = await self._take(is_gone)
             return await self._on(worker, work, ask, is_gone)
         finally:
             self.pending -= 1
+
+    def check_room(self) -> None:
+        """Busy when a request now would have to wait beyond the queue (asked before its body is read, too)."""
+        if self.pending >= self.limits.workers + self.limits.queue:
+            raise Busy(f"cpflow: the server is busy ({self.pending} requests in hand); try again shortly")
 
     async def _take(self, is_gone) -> Worker:
         """The next idle worker, waiting in line for one (Died when no worker is left to wait for)."""

@@ -1,5 +1,6 @@
-"""What a server accepts: caps on board size, request size, time, counting, the queue, and
-how long a client may take to send a request or to take its answer.
+"""What a server accepts: caps on board size, request size, time, counting, the queue, the
+bytes of request bodies held at once, open connections, and how long a client may take to
+send a request or to take its answer.
 
 The defaults keep one request within a few seconds and a few hundred MiB on a small
 machine, and drop a client that stalls (one byte a second holds nothing for long);
@@ -20,6 +21,8 @@ class Limits:
     max_side: int = 125  # so that thin boards such as 125x2 pass
     max_bytes: int = 256 * 1024  # a request's body
     max_image_bytes: int = 16 * 1024 * 1024  # a screenshot's body (/api/import): a phone's PNG is a few MiB
+    max_buffered: int = 64 * 1024 * 1024  # the bodies of every request at once (screenshots: 3/4 of it); 503 past it
+    max_connections: int = 1_000  # open at once: a new one closes the oldest idle one, or answers 503
     time_limit: float = 10.0  # seconds, when a request names none
     max_time_limit: float = 30.0  # seconds: a request asking more is refused
     grace: float = 5.0  # seconds past its time limit before a job is stopped by force

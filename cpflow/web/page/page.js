@@ -348,10 +348,13 @@ async function post(path, body, as = "json") {
   inFlight = request;
   busy(true);
   const raw = body instanceof Blob;
+  // The server takes JSON, or an image's bytes as an image type or application/octet-stream: types a page of
+  // another site cannot send without asking first.
+  const type = raw ? (body.type.startsWith("image/") ? body.type : "application/octet-stream") : "application/json";
   try {
     const response = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": raw ? body.type || "application/octet-stream" : "application/json" },
+      headers: { "Content-Type": type },
       body: raw ? body : JSON.stringify(body),
       signal: request.signal,
     });
