@@ -1,4 +1,5 @@
-"""uvicorn's HTTP/1.1 protocol (h11) with deadlines, so that a client that stalls is dropped.
+"""uvicorn's HTTP/1.1 protocol (h11) with deadlines and a cap on connections, so that a client
+that stalls is dropped and many cannot take the server's room.
 
 uvicorn times out only a kept-alive connection waiting for its next request: a client
 sending its request line and headers one byte a second, or connecting and sending nothing,
@@ -8,7 +9,12 @@ holds its connection for ever, and so does one that stops reading an answer. Her
   opening (or, on a kept-alive connection, of the next request's first byte); past it a
   client that sent part of one gets 408, and the connection is closed;
 - an answer the client has stopped reading for `stall_timeout` (the socket's buffer full
-  all that time) is cut off, and the connection dropped.
+  all that time) is cut off, and the connection dropped;
+- at most `Connections.most` connections are open at once: a new one past the cap closes the
+  oldest idle one (waiting for a request or the rest of its headers, or not reading its
+  answer), and when every one is busy with a request it is answered 503 and closed. uvicorn's
+  own cap (`limit_concurrency`) would instead answer 503 to everyone while stalled clients
+  held it.
 
 A body's deadline is the app's (`guards.BodyGuard`), which answers 408 in JSON.
 """
@@ -22,21 +28,74 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from cpflow.web.guards import raw_answer
 
+LINGER = 1.0  # seconds a refused connection is read from, so that its client gets the answer
+
+
+class Connections:
+    """The open connections of one server, oldest first, and their cap."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.open: dict[DeadlineProtocol, None] = {}  # a dict keeps the order they opened in
+
+    def admit(self, connection: DeadlineProtocol) -> bool:
+        """Count a new connection in, closing the oldest idle one at the cap; False when none is idle."""
+        if len(self.open) >= self.most:
+            oldest = next((other for other in self.open if other.idle()), None)
+            if oldest is None:
+                return False
+            self.forget(oldest)
+            oldest.drop()
+        self.open[connection] = None
+        return True
+
+    def forget(self, connection: DeadlineProtocol) -> None:
+        self.open.pop(connection, None)
+
 
 class DeadlineProtocol(H11Protocol):
-    """uvicorn's h11 protocol, with a deadline on each request's headers and on a stalled answer."""
+    """uvicorn's h11 protocol, with a deadline on each request's headers and on a stalled answer, and a
+    place under the server's cap on connections (`cap`)."""
 
-    def __init__(self, *args, header_timeout: float, stall_timeout: float, **kwargs):
+    def __init__(self, *args, header_timeout: float, stall_timeout: float, cap: Connections, **kwargs):
         super().__init__(*args, **kwargs)
-        self.header_timeout, self.stall_timeout = header_timeout, stall_timeout
+        self.header_timeout, self.stall_timeout, self.cap = header_timeout, stall_timeout, cap
         self.header_deadline: asyncio.TimerHandle | None = None
         self.stall_deadline: asyncio.TimerHandle | None = None
+        self.refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if not self.cap.admit(self):
+            self.refuse()
+            return
         self.header_deadline = self.loop.call_later(self.header_timeout, self.headers_late)
 
+    def refuse(self) -> None:
+        """Answer 503 and close; what the client sends meanwhile is read and dropped (for LINGER seconds at
+        most, or until it closes), so that it reads the answer rather than a reset."""
+        self.refused = True
+        full = "cpflow: the server has as many connections open as it takes; try again shortly"
+        self.transport.write(raw_answer(503, "Service Unavailable", full))
+        self.transport.write_eof()
+        self.loop.call_later(LINGER, self.transport.close)
+
+    def idle(self) -> bool:
+        """Whether closing the connection drops no request being answered: it waits for a request (or the
+        rest of its headers), or its client has stopped reading the answer."""
+        waiting = self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete)
+        return waiting or self.stall_deadline is not None
+
+    def drop(self) -> None:
+        """Close the connection to make room: what is written goes first, unless nobody reads it."""
+        if self.stall_deadline is not None:
+            self.transport.abort()
+        else:
+            self.transport.close()
+
     def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
         if self.header_deadline is None and self.conn.their_state is h11.IDLE:  # a kept-alive connection's next
             self.header_deadline = self.loop.call_later(self.header_timeout, self.headers_late)
         super().data_received(data)
@@ -64,6 +123,7 @@ class DeadlineProtocol(H11Protocol):
         super().resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.cap.forget(self)
         _cancel(self.header_deadline)
         self.header_deadline = None
         _cancel(self.stall_deadline)

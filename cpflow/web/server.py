@@ -2,9 +2,10 @@
 
 The address is bound here, before uvicorn or a worker starts, so that a port in use or a
 host that cannot be bound is one line (`cpflow: port 8000 is in use`) and exit 2. uvicorn
-runs with the limits' deadlines (`deadlines`), keep-alive timeout and header size, and no
-cap on connections (uvicorn's would answer 503 to everyone while stalled clients hold
-them: they are dropped instead); the app answers only the Host names of the address bound
+runs with the limits' deadlines and cap on connections (`deadlines`: the oldest idle
+connection makes room for a new one; not uvicorn's cap, which would answer 503 to everyone
+while stalled clients held it), keep-alive timeout and header size; the cap is kept below
+the process's limit on open files. The app answers only the Host names of the address bound
 (`hosts`).
 """
 
@@ -79,14 +80,19 @@ def _run(host: str, sockets: list[socket.socket], limits: Limits, allowed_hosts:
     import uvicorn
 
     from cpflow.web.app import create_app
-    from cpflow.web.deadlines import DeadlineProtocol
+    from cpflow.web.deadlines import Connections, DeadlineProtocol
     from cpflow.web.hosts import Hosts
 
     port = sockets[0].getsockname()[1]
     hosts = Hosts.bound(host, port, [sock.getsockname()[0] for sock in sockets], allowed_hosts)
     shown = f"[{host}]" if ":" in host else host
     print(f"cpflow: the page is at http://{shown}:{port}/ and the API's documentation at /docs", file=sys.stderr)
-    protocol = partial(DeadlineProtocol, header_timeout=limits.header_timeout, stall_timeout=limits.stall_timeout)
+    protocol = partial(
+        DeadlineProtocol,
+        header_timeout=limits.header_timeout,
+        stall_timeout=limits.stall_timeout,
+        cap=Connections(connection_cap(limits.max_connections)),
+    )
     # uvicorn types `http` as a protocol class and `timeout_keep_alive` as int: it calls the one (a partial does
     # as well) and hands the other to loop.call_later (a float does as well)
     config = uvicorn.Config(
@@ -103,3 +109,17 @@ def _run(host: str, sockets: list[socket.socket], limits: Limits, allowed_hosts:
     except SystemExit as stop:  # uvicorn exits 3 when the app cannot start, after saying why
         return int(stop.code or 0) and 1
     return 0 if server.started else 1
+
+
+def connection_cap(most: int) -> int:
+    """`most`, or fewer where the process may not open that many files beside its own (workers' pipes, the
+    page's files, the listening sockets)."""
+    try:
+        import resource
+    except ImportError:  # not Unix
+        return most
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return most if soft == resource.RLIM_INFINITY else max(1, min(most, soft - OTHER_FILES))
+
+
+OTHER_FILES = 64  # files the server keeps open beside its connections, with room to spare
