@@ -366,3 +366,31 @@ def test_when_every_connection_is_busy_a_new_one_is_answered_503(tight):
     }
     time.sleep(0.3)
     assert httpx.post(f"http://127.0.0.1:{tight}/api/read", json={"puzzle": STARTER}, timeout=30).status_code == 200
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "path, kind, extra, status",
+    [("/api/import", "image/png", "", 413), ("/api/import", "text/plain", f"Origin: {EVIL}\r\n", 403)],
+)
+def test_a_body_refused_unread_still_gets_its_answer(tight, path, kind, extra, status):
+    """A client that sends its whole body before it reads (4 MiB over a 1 MiB cap, or from another site):
+    the server answers without reading it, and reads what still comes for a while before closing, so that
+    the client reads the answer rather than a reset."""
+
+    async def main() -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", tight)
+        size = 4 * MiB
+        writer.write(head(tight, path, kind, size)[:-2] + extra.encode() + b"\r\n")
+        piece = memoryview(bytes(64 * 1024))
+        try:
+            for _ in range(size // len(piece)):
+                writer.write(piece)
+                await writer.drain()
+            async with asyncio.timeout(10):
+                return await reader.read()
+        finally:
+            writer.close()
+
+    said = asyncio.run(main())
+    assert said.startswith(b"HTTP/1.1 %d " % status), said[:100]

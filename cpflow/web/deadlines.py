@@ -22,13 +22,14 @@ A body's deadline is the app's (`guards.BodyGuard`), which answers 408 in JSON.
 from __future__ import annotations
 
 import asyncio
+from typing import cast
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from cpflow.web.guards import raw_answer
 
-LINGER = 1.0  # seconds a refused connection is read from, so that its client gets the answer
+LINGER = 2.0  # seconds a closed connection is still read from, so that its client gets the answer
 
 
 class Connections:
@@ -62,39 +63,31 @@ class DeadlineProtocol(H11Protocol):
         self.header_timeout, self.stall_timeout, self.cap = header_timeout, stall_timeout, cap
         self.header_deadline: asyncio.TimerHandle | None = None
         self.stall_deadline: asyncio.TimerHandle | None = None
-        self.refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(cast(asyncio.Transport, Lingering(transport, self.loop)))
         if not self.cap.admit(self):
-            self.refuse()
+            full = "cpflow: the server has as many connections open as it takes; try again shortly"
+            self.transport.write(raw_answer(503, "Service Unavailable", full))
+            self.transport.close()
             return
         self.header_deadline = self.loop.call_later(self.header_timeout, self.headers_late)
 
-    def refuse(self) -> None:
-        """Answer 503 and close; what the client sends meanwhile is read and dropped (for LINGER seconds at
-        most, or until it closes), so that it reads the answer rather than a reset."""
-        self.refused = True
-        full = "cpflow: the server has as many connections open as it takes; try again shortly"
-        self.transport.write(raw_answer(503, "Service Unavailable", full))
-        self.transport.write_eof()
-        self.loop.call_later(LINGER, self.transport.close)
-
     def idle(self) -> bool:
         """Whether closing the connection drops no request being answered: it waits for a request (or the
-        rest of its headers), or its client has stopped reading the answer."""
+        rest of its headers), its client has stopped reading the answer, or it is closing already."""
         waiting = self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete)
-        return waiting or self.stall_deadline is not None
+        return waiting or self.stall_deadline is not None or self.transport.is_closing()
 
     def drop(self) -> None:
         """Close the connection to make room: what is written goes first, unless nobody reads it."""
-        if self.stall_deadline is not None:
+        if self.stall_deadline is not None or self.transport.is_closing():
             self.transport.abort()
         else:
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
-        if self.refused:
+        if self.transport.is_closing():  # the answer is sent: what still comes is dropped
             return
         if self.header_deadline is None and self.conn.their_state is h11.IDLE:  # a kept-alive connection's next
             self.header_deadline = self.loop.call_later(self.header_timeout, self.headers_late)
@@ -129,6 +122,31 @@ class DeadlineProtocol(H11Protocol):
         _cancel(self.stall_deadline)
         self.stall_deadline = None
         super().connection_lost(exc)
+
+
+class Lingering:
+    """A connection's transport whose `close()` lingers: the answer written goes out, then what the client
+    still sends (the rest of a body refused unread) is read and dropped for LINGER seconds at most, or until
+    it closes, so that it reads the answer rather than a reset."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop):
+        self.transport, self.loop, self.closing = transport, loop, False
+
+    def __getattr__(self, name: str):
+        return getattr(self.transport, name)
+
+    def close(self) -> None:
+        if self.closing or self.transport.is_closing():
+            return
+        self.closing = True
+        if not self.transport.can_write_eof():
+            return self.transport.close()
+        self.transport.write_eof()  # sent once what is written has gone
+        self.transport.resume_reading()
+        self.loop.call_later(LINGER, self.transport.close)
+
+    def is_closing(self) -> bool:
+        return self.closing or self.transport.is_closing()
 
 
 def _cancel(timer: asyncio.TimerHandle | None) -> None:
