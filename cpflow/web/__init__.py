@@ -1,12 +1,15 @@
 """The web page and its JSON API (`cpflow serve`): FastAPI on uvicorn, imported only by `serve`.
 
 - limits: the caps a server puts on what it is asked (board size, request size, time, queue,
-  how long a client may take to send a request or to read its answer)
+  bodies held at once, connections, how long a client may take to send a request or to read its answer)
 - tasks: the work one request asks for, done in a worker process by calling the library
 - jobs: the worker processes, the bounded queue (503 when full), time limits, cancelling
 - hosts: which `Host:` names the server answers (DNS rebinding)
-- guards: ASGI middleware: the Host check and the security headers on every answer; body caps and deadline
-- deadlines: uvicorn's h11 protocol with deadlines on a request's headers and on an unread answer
+- guards: ASGI middleware: the Host and cross-site checks and the security headers on every answer; a body's
+  type, caps and deadline, read before the app sees it
+- bodies: the budget of bytes bodies hold across requests, and memory given back after large ones
+- deadlines: uvicorn's h11 protocol with deadlines on a request's headers and on an unread answer, and the
+  cap on connections
 - app: the FastAPI app: routes, request models, errors as `{"error": "<one line>"}`
 - server: `cpflow serve` itself: binds the address, runs the app on uvicorn until Ctrl-C, its exit code
 - page/: index.html, page.css, page.js, and docs.html, docs.js (the API's documentation page),

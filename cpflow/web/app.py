@@ -2,10 +2,12 @@
 
 Every route checks the request's shape (pydantic), hands the work to a worker process
 (`jobs`) and answers with what the worker sends back. Errors answer
-`{"error": "<one line>"}`: 400 a bad puzzle or option (the CLI's message), 413 a board or
-request over the caps, 408 a body too slow to arrive, 421 a Host that is not the server's,
-422 a malformed request, 503 a full queue. `/api/import` alone takes raw bytes (a
-screenshot), under its own cap; OpenCV is imported by its worker, never here. Every answer
+`{"error": "<one line>"}`: 400 a bad puzzle or option (the CLI's message), 403 a post from
+another site's page, 413 a board or request over the caps, 408 a body too slow to arrive,
+415 a body not sent as JSON, 421 a Host that is not the server's, 422 a malformed request,
+503 a full queue or too many bodies held. `/api/import` alone takes raw bytes (a screenshot,
+as an image type or application/octet-stream), under its own cap; OpenCV is imported by its
+worker, never here. A body is read by `guards.BodyGuard` before a route sees it. Every answer
 carries the security headers (`guards`); the API's documentation page is Swagger UI from
 the `fastapi-offline` package's files, started by a script of ours (no inline script).
 """
@@ -45,11 +47,13 @@ SOLVED = {
     "grid": ["GGYYY", "GOOOB", "RRCOB", "BRCCB", "BBBBB"],
 }
 DESCRIPTION = """The page is at [/](/). Every answer is the JSON record of the matching `cpflow ... --format json`
-command; a puzzle is the text of a file in any format cpflow reads. Errors answer `{"error": "<one line>"}`:
-400 a bad puzzle or option (the line `cpflow` prints), 408 a body too slow to arrive, 413 a board or request
-over the server's caps, 421 a Host that is not this server's (start it with `--allowed-host`), 422 a malformed
-request, 503 a full queue (retry). A time-out is not an error: the status or verdict is `unknown`.
-`/api/import` takes a screenshot's bytes as the body instead (PNG, JPEG, GIF, ...) and answers as `/api/read` does."""
+command; a puzzle is the text of a file in any format cpflow reads, posted as `Content-Type: application/json`.
+Errors answer `{"error": "<one line>"}`: 400 a bad puzzle or option (the line `cpflow` prints), 403 a post from
+another site's page (`Origin`, `Sec-Fetch-Site`), 408 a body too slow to arrive, 413 a board or request over the
+server's caps, 415 a body in another type, 421 a Host that is not this server's (start it with `--allowed-host`),
+422 a malformed request, 503 a full queue or too many bodies held at once (retry). A time-out is not an error: the
+status or verdict is `unknown`. `/api/import` takes a screenshot's bytes as the body instead (PNG, JPEG, GIF, ...,
+sent as its image type or `application/octet-stream`) and answers as `/api/read` does."""
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/octet-stream")
 IMPORTED = {
     "width": 5,
@@ -251,15 +255,19 @@ BINARY = {"type": "string", "format": "binary"}
 SWAGGER = "/static-offline-docs"  # Swagger UI's files, from the fastapi-offline package (docs.html names them)
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": 'A bad puzzle or option: `{"error": "<the CLI\'s one-line message>"}`'},
+    403: {"description": "Posted by another site's page (its Origin or Sec-Fetch-Site says so)"},
     408: {"description": "The request's body did not arrive in time"},
     413: {"description": "A board or request over the server's caps"},
+    415: {"description": "The body is not sent as application/json"},
     421: {"description": "The request's Host is not this server's (a defence against DNS rebinding)"},
     422: {"description": "A malformed request, or no puzzle could be generated"},
-    503: {"description": "The queue is full: try again shortly"},
+    503: {"description": "The queue is full, or the server holds as many bodies as it takes: try again shortly"},
 }
 IMPORT_ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": 'Not an image: `{"error": "shot.png: not an image (PNG, JPEG, GIF, BMP, WebP), ..."}`'},
+    403: ERRORS[403],
     413: {"description": "An image over the server's cap (16 MiB by default)"},
+    415: {"description": "The body is not sent as an image type or application/octet-stream"},
     422: {"description": "No board could be read, or its colours do not pair: the line `cpflow import` prints"},
     501: {"description": "The server has no OpenCV: `pip install 'cpflow[vision]'`"},
     503: ERRORS[503],
