@@ -3,6 +3,7 @@
 Parts (faces -> workflows -> engines and deduce -> board: engines start from the rules, hints check
 themselves with engines)
 - errors: every error kind, each with its exit code, HTTP status and one line
+- outputs: every file written whole or not at all, a group together, never over an input
 - board/: the vocabulary, no solver and no printing
   - grid: the puzzle as a graph (Puzzle, Solution, Node, Cell; shapes, holes, walls,
     warps, bridge lanes)

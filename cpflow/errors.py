@@ -7,7 +7,7 @@ one function: the CLI's `failures`, a batch's `guarded` (cpflow.workflows.items)
 web's `failure` (cpflow.web.tasks).
 
 Exit codes: 2 bad input or usage (also a model too big for free memory, an engine or
-extra not installed), 1 the work's own "no" (a generator that gave up, a screenshot
+extra not installed, an output that cannot be written), 1 the work's own "no" (a generator that gave up, a screenshot
 with no board), 4 a bug (an invalid solution, a solver failing), 130 an interrupt.
 """
 
@@ -43,6 +43,24 @@ class PuzzleFormatError(CpflowError):
     def whole(cls, source: str, message: str) -> PuzzleFormatError:
         """An error about the file as a whole, not a place in it."""
         return cls(source, None, None, message)
+
+    def one_line(self) -> str:
+        return str(self)
+
+
+class OutputError(CpflowError):
+    """A file that cannot be written (a missing folder, a read-only or full file system) or must not
+    be (an input of the command, a file --force was not given for): `path: what is wrong`.
+    Nothing was written in its place (cpflow.outputs)."""
+
+    http_status = 500
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path, self.message = path, message
+
+    def __reduce__(self):  # pickles across processes with its two arguments
+        return type(self), (self.path, self.message)
 
     def one_line(self) -> str:
         return str(self)

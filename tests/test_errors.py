@@ -26,6 +26,7 @@ SAMPLES = {
     errors.NotAnImage: errors.NotAnImage("shot.png: not an image"),
     errors.ClusterUnavailable: errors.ClusterUnavailable("no scheduler at tcp://x:8786"),
     errors.RulesUnsupported: errors.RulesUnsupported("hints need Flow Free's rules"),
+    errors.OutputError: errors.OutputError("out/a.txt", "cannot write: No space left on device"),
 }
 # What docs/commands.md and docs/web.md promise: exit code, HTTP status, and how the line begins.
 PROMISED = {
@@ -39,6 +40,7 @@ PROMISED = {
     errors.OverLimit: (2, 413, "cpflow: "),
     errors.ScreenshotUnreadable: (1, 422, "shot.png: "),
     errors.NotAnImage: (2, 400, "shot.png: "),
+    errors.OutputError: (2, 500, "out/a.txt: cannot write: "),
 }
 
 

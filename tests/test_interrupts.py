@@ -13,6 +13,7 @@ the test's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import importlib.util
 import json
@@ -73,8 +74,17 @@ def has_workers(process: subprocess.Popen) -> bool:
     return bool(Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split())
 
 
-def has_lines(path: Path, lines: int):
-    return lambda _: path.exists() and len(path.read_text().splitlines()) >= lines
+def part_has_lines(path: Path, lines: int):
+    """Whether the part (cpflow.outputs) that will land on `path` holds `lines` lines yet."""
+
+    def holds(_) -> bool:
+        for part in path.parent.glob(f".cpflow-part-*-{path.name}"):
+            with contextlib.suppress(FileNotFoundError):  # landed meanwhile
+                if len(part.read_text().splitlines()) >= lines:
+                    return True
+        return False
+
+    return holds
 
 
 def assert_stopped_cleanly(code: int, err: str) -> None:
@@ -131,8 +141,9 @@ def test_ctrl_c_stops_a_count(tmp_path):
 def test_ctrl_c_keeps_the_finished_runs_of_compare_in_csv_and_json(tmp_path):
     runs_csv, runs_json = tmp_path / "runs.csv", tmp_path / "runs.json"
     args = ["compare", "-e", "cpsat", "--allow-touch", "--csv", runs_csv, "--json", runs_json]
-    code, out, err = interrupted(*args, QUICK, slow_board(tmp_path), ready=has_lines(runs_csv, 2))
+    code, out, err = interrupted(*args, QUICK, slow_board(tmp_path), ready=part_has_lines(runs_csv, 2))
     assert_stopped_cleanly(code, err)
+    assert not list(tmp_path.glob(".cpflow-*"))  # the parts landed
     with runs_csv.open() as handle:
         rows = list(csv.DictReader(handle))
     records = json.loads(runs_json.read_text())

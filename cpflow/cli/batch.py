@@ -71,7 +71,7 @@ def solve(
     with failures():
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         shown, pictures = writer(format.value, quiet, color.value), Pictures(svg, png)
-        pictures.ready()
+        pictures.ready(files)
         show = partial(show_solved, shown=shown, pictures=pictures, where=where(jobs, cluster), options=options)
         raise typer.Exit(each_batch(files, input_format, allow_touch, allow_blanks, play, keep_going, show))
 
@@ -104,7 +104,7 @@ def unique(
     with failures():
         options = {"engine": engine.value, "time_limit": time_limit, "workers": workers}
         shown, pictures = writer(format.value, quiet, color.value), Pictures(svg, png)
-        pictures.ready()
+        pictures.ready(files)
         show = partial(show_uniqueness, shown=shown, pictures=pictures, where=where(jobs, cluster), options=options)
         raise typer.Exit(each_batch(files, input_format, allow_touch, allow_blanks, play, keep_going, show))
 

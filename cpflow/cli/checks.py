@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from cpflow import outputs
 from cpflow.board.grid import Solution
 from cpflow.cli.group import app, failures
 from cpflow.cli.lines import say, stderr
@@ -83,6 +84,7 @@ def render(
     from cpflow.workflows.inputs import text_of
 
     with failures():
+        outputs.refuse_inputs([out], [file, solution])
         text, source = text_of(file)
         found = parse_with_solutions(text, source, input_format.value)
         if index > len(found):
@@ -158,9 +160,6 @@ def show_rendered(
         solutions = [result.solution]
     elif carried is not None:
         solutions = [carried]
-    try:
-        write_picture(out, entry.puzzle, solutions, **drawing)
-    except OSError as error:
-        raise PuzzleFormatError.whole(str(out), f"cannot write: {error.strerror}") from None
+    write_picture(out, entry.puzzle, solutions, **drawing)
     say(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {'solved' if solutions else 'puzzle only'}")
     return 0

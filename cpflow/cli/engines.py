@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from cpflow import outputs
 from cpflow.cli.group import app, failures
 from cpflow.cli.lines import shown, stderr
 from cpflow.cli.options import (
@@ -31,7 +32,7 @@ from cpflow.cli.options import (
 )
 from cpflow.cli.progress import failed_exit, with_progress
 from cpflow.cli.reading import load, where
-from cpflow.errors import CpflowError, PuzzleFormatError
+from cpflow.errors import CpflowError, OutputError, PuzzleFormatError
 from cpflow.workflows.compare import FIELDS, Run, summary
 from cpflow.workflows.items import Failed
 
@@ -82,6 +83,7 @@ def compare(
     with failures():
         names = [e.value for e in engines] if engines else available()
         entries, _ = load(files, input_format, allow_touch, allow_blanks)
+        outputs.refuse_inputs([csv, json_file], sorted({entry.source for entry in entries}))
         on = where(1, cluster)
         raise typer.Exit(show_comparison(entries, names, time_limit, repeat, csv, json_file, on, alone))
 
@@ -107,14 +109,15 @@ def export(
     from cpflow.engines import registry
 
     with failures():
+        outputs.refuse_inputs([out], [file])
         entries, _ = load([str(file)], input_format)
         if index > len(entries):
             raise PuzzleFormatError.whole(str(file), f"holds {len(entries)} puzzle(s), no puzzle {index}")
         registry.backend(engine.value)
         try:
             registry.export(entries[index - 1].puzzle, out, engine.value)
-        except OSError as error:
-            raise PuzzleFormatError.whole(str(out), f"cannot write: {error.strerror}") from None
+        except OutputError:
+            raise
         except CpflowError as error:  # a suffix the engine does not write: said of the file
             raise PuzzleFormatError.whole(str(out), str(error)) from None
 
@@ -137,13 +140,17 @@ def show_comparison(
     entries, names, time_limit, repeat, csv_path: Path | None, json_path: Path | None, where=1, alone: bool = False
 ) -> int:
     """Run the engines side by side, print the table, write the raw runs; 0 when every run was right,
-    else 1 (`failed_exit` first: some puzzle refused or in error, said on stderr)."""
+    else 1 (`failed_exit` first: some puzzle refused or in error, said on stderr). The run files land
+    when the comparison ends, also when it is interrupted or fails (with the runs finished), unless
+    they cannot be written (cpflow.outputs: then neither)."""
     from cpflow.workflows import compare as comparing
 
     comparing.check(names)
     runs: list[Run] = []
     failures: list[Failed] = []
-    with RunFiles(csv_path, json_path) as files:
+    stopped: BaseException | None = None
+    with outputs.together() as group:
+        files = RunFiles(group, csv_path, json_path)
         try:
             found = comparing.compare(entries, names, time_limit, repeat, where, alone)
             for run in with_progress("comparing", found, len(entries) * len(names)):
@@ -153,10 +160,17 @@ def show_comparison(
                     continue
                 runs.append(run)
                 files.add(run)
+        except OSError:  # writing a run file: neither lands
+            raise
+        except BaseException as stop:  # an interrupt or a failure: what finished lands, then it goes on
+            stopped = stop
         finally:  # an interrupted comparison still shows the puzzles it finished
             wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
             if runs:
                 Console(highlight=False, width=wide).print(compare_table(runs, names))
+        files.end()
+    if stopped is not None:
+        raise stopped
     return failed_exit(failures) or (0 if all(run.correct for run in runs) else 1)
 
 
@@ -233,52 +247,30 @@ def _by_puzzle(runs: Sequence[Run]) -> dict[tuple[str, int], list[Run]]:
 
 
 class RunFiles:
-    """The raw runs written as they come, as CSV and as a JSON list, so an interrupted or
-    failed comparison leaves every finished run on disk in a file that reads."""
+    """The raw runs as CSV and as a JSON list, written as they come into parts of a group of files
+    (cpflow.outputs) that lands when the comparison ends: an interrupted comparison keeps every
+    finished run in a file that reads."""
 
-    def __init__(self, csv_path: Path | None, json_path: Path | None):
-        self.csv_path, self.json_path = csv_path, json_path
+    def __init__(self, group: outputs.Group, csv_path: Path | None, json_path: Path | None):
+        """Both parts made before the first run, so a bad path is told before the long work."""
+        self.csv_part = group.open(csv_path) if csv_path else None
+        self.json_part = group.open(json_path) if json_path else None
         self.rows = 0
-
-    def __enter__(self) -> RunFiles:
-        """Opens both files before the first run, so a bad path is told before the long work."""
-        self.csv_handle = _writing(self.csv_path, newline="")
-        try:
-            self.json_handle = _writing(self.json_path)
-        except PuzzleFormatError:
-            if self.csv_handle:
-                self.csv_handle.close()
-            raise
-        if self.csv_handle:
-            self.csv = csv.DictWriter(self.csv_handle, fieldnames=FIELDS)
+        if self.csv_part:
+            self.csv = csv.DictWriter(self.csv_part, fieldnames=FIELDS)
             self.csv.writeheader()
-        if self.json_handle:
-            self.json_handle.write("[")
-        return self
+        if self.json_part:
+            self.json_part.write("[")
 
     def add(self, run: Run) -> None:
-        """One more run, flushed to disk at once."""
-        if self.csv_handle:
+        """One more run, written to disk at once."""
+        if self.csv_part:
             self.csv.writerow(run.row())
-            self.csv_handle.flush()
-        if self.json_handle:
-            self.json_handle.write(("\n" if not self.rows else ",\n") + json.dumps(run.row()))
-            self.json_handle.flush()
+        if self.json_part:
+            self.json_part.write(("\n" if not self.rows else ",\n") + json.dumps(run.row()))
         self.rows += 1
 
-    def __exit__(self, *_) -> None:
-        if self.csv_handle:
-            self.csv_handle.close()
-        if self.json_handle:
-            self.json_handle.write("\n]\n")
-            self.json_handle.close()
-
-
-def _writing(path: Path | None, **options):
-    """`path` opened for writing, or None when there is none; a located error when it cannot be."""
-    if path is None:
-        return None
-    try:
-        return path.open("w", **options)
-    except OSError as error:
-        raise PuzzleFormatError.whole(str(path), f"cannot write: {error.strerror}") from None
+    def end(self) -> None:
+        """The JSON list closed."""
+        if self.json_part:
+            self.json_part.write("\n]\n")

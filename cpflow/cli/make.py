@@ -2,7 +2,8 @@
 prints or writes each with it; `cpflow fix` makes a puzzle with several solutions unique.
 
 Exit codes of generate: 0 all made; 1 the generator gave up (GenerationFailed); 2 bad
-usage, or an --out that holds a file it would overwrite. Of fix: 0 unique (fixed, or
+usage, an --out that holds a file it would overwrite, or a file that cannot be written.
+Each puzzle lands with its solution and their pictures, or none of them (cpflow.outputs). Of fix: 0 unique (fixed, or
 already); 1 no single edit fixes it, or no solution; 3 a time limit came first; 2 bad input.
 """
 
@@ -14,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from cpflow import outputs
 from cpflow.board.formats import picture
 from cpflow.cli.group import app, failures, option
 from cpflow.cli.lines import say, stderr
@@ -35,8 +37,8 @@ from cpflow.cli.options import (
 )
 from cpflow.cli.progress import with_progress
 from cpflow.cli.reading import where
-from cpflow.cli.writers import Pictures, writable, writer
-from cpflow.errors import PuzzleFormatError
+from cpflow.cli.writers import Pictures, writer
+from cpflow.errors import OutputError, PuzzleFormatError
 from cpflow.workflows.inputs import Entry
 
 
@@ -152,12 +154,12 @@ def show_generated(
     pictures: Pictures,
     where=1,
 ) -> int:
-    """Make the puzzles and print or write each; 0 when made (PuzzleFormatError when it would overwrite
-    a file unforced, before any is made)."""
+    """Make the puzzles and print or write each, a puzzle with its solution and their pictures or none
+    of them; 0 when made (OutputError when it would overwrite a file unforced, before any is made)."""
     from cpflow.workflows.generate import Order, default_colours, files, generate_many, name, plain, save
 
     if out:
-        writable(out)
+        outputs.folder(out)
     pictures.ready()
     holes, walls, warps, bridges = carved
     wanted = wanted or default_colours(width, height, holes)
@@ -165,19 +167,17 @@ def show_generated(
     stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
     taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []
     if taken:
-        raise PuzzleFormatError.whole(
-            str(taken[0]), "file exists; use --force to overwrite it or --prefix to choose other names"
-        )
+        raise OutputError(str(taken[0]), "file exists; use --force to overwrite it or --prefix to choose other names")
     order = Order(plain(width, height, shape), wanted, holes, walls, touch_proof, time_limit, grade, warps, bridges)
     made = generate_many(order, count, seed, where)
     for stem, one in zip(stems, with_progress(f"making {width}x{height}", made, count), strict=True):
         entry = Entry(stem, 1, one.puzzle)
-        pictures.draw(entry)
-        pictures.draw(entry, [one.solution], suffix=".solution")
-        if out:
-            out.mkdir(parents=True, exist_ok=True)
-            save(one, out, stem)
-        else:
+        with outputs.together() as group:
+            pictures.draw(entry, group=group)
+            pictures.draw(entry, [one.solution], suffix=".solution", group=group)
+            if out:
+                save(one, out, stem, group)
+        if not out:
             say(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
             print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
     stderr(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}")
@@ -213,6 +213,7 @@ def fix(
     from cpflow.workflows.repair import fix as repair
 
     with failures():
+        outputs.refuse_inputs([out], [file])
         entries = load_all([file], input_format.value)
         if index > len(entries):
             raise PuzzleFormatError.whole(file, f"holds {len(entries)} puzzle(s), no puzzle {index}")
@@ -220,6 +221,6 @@ def fix(
         found = repair(entry.puzzle, time_limit)
         writer(format.value, colour=color.value).fixed(entry, found)
         if out and found.verdict == "fixed":
-            out.write_text(picture(found.puzzle))
+            outputs.write(out, picture(found.puzzle))
             stderr(f"wrote {out}")
         raise typer.Exit(FIX_EXIT[found.verdict])

@@ -3,9 +3,10 @@ drawn on it, with --play), solve it if asked. Reading the file is cpflow.workflo
 
 Exit codes: 0 imported (and solved, with --solve); 1 no board could be read, its colours
 do not pair up, or (with --solve) the puzzle read has no solution; 2 bad usage: a missing
-file, not an image, an unwritable --out, or OpenCV not installed. Every failure is one
-line on stderr (its error's, cpflow.errors); nothing is written unless the whole puzzle
-was read.
+file, not an image, an --out or --play that cannot be written or is the screenshot itself,
+or OpenCV not installed. Every failure is one line on stderr (its error's, cpflow.errors);
+nothing is written unless the whole puzzle was read, and the puzzle and its play land
+together or not at all (cpflow.outputs).
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from typing import Annotated
 
 import typer
 
+from cpflow import outputs
 from cpflow.board.formats import picture, play_text
 from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
 from cpflow.cli.lines import stderr
 from cpflow.cli.options import DEFAULT_ENGINE, EngineOption
-from cpflow.errors import PuzzleFormatError
 
 
 @app.command("import")
@@ -55,6 +56,7 @@ def import_(
     without the vision extra.
     """
     with failures():
+        outputs.refuse_inputs([out, play], [shot])
         raise typer.Exit(show_imported(shot, out, play, solve, debug, {"engine": engine.value}))
 
 
@@ -72,14 +74,12 @@ def show_imported(
     texts = {out: picture(puzzle)}
     if play is not None:
         texts[play] = play_text(reading.played())
-    for path, text in texts.items():
-        if path is None:
-            print(text, end="")
-            continue
-        try:
-            path.write_text(text)
-        except OSError as error:
-            raise PuzzleFormatError.whole(str(path), f"cannot write: {error.strerror}") from None
+    with outputs.together() as group:
+        for path, text in texts.items():
+            if path is None:
+                print(text, end="")
+            else:
+                group.write(path, text)
     return _solved(shot, puzzle, options) if solve else 0
 
 

@@ -23,11 +23,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cpflow import outputs
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
 from cpflow.cli.lines import say
 from cpflow.engines.result import SolveResult, Status
-from cpflow.errors import PuzzleFormatError
 from cpflow.workflows import records
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.unique import Count, Uniqueness, Verdict
@@ -317,14 +317,24 @@ class Pictures:
     svg: Path | None = None
     png: Path | None = None
 
-    def ready(self) -> None:
-        """Each folder asked for made, before any work; PuzzleFormatError naming one that cannot be."""
-        for folder in (self.svg, self.png):
+    def ready(self, inputs: Sequence[str] = ()) -> None:
+        """Each folder asked for made, before any work; OutputError naming one that cannot be, or a
+        picture that would be drawn over an input (`solve shot.png --png .`)."""
+        for folder, kind in ((self.svg, ".svg"), (self.png, ".png")):
             if folder:
-                writable(folder)
+                outputs.folder(folder)
+                outputs.refuse_inputs([folder / (Path(name).stem + kind) for name in inputs], inputs)
 
-    def draw(self, entry: Entry, solutions: Sequence[Solution] = (), highlight=(), suffix: str = "") -> None:
-        """The board (with its solutions side by side, differing cells marked) into each folder asked for."""
+    def draw(
+        self,
+        entry: Entry,
+        solutions: Sequence[Solution] = (),
+        highlight=(),
+        suffix: str = "",
+        group: outputs.Group | None = None,
+    ) -> None:
+        """The board (with its solutions side by side, differing cells marked) into each folder asked for,
+        alone or with a `group` of files that land together (cpflow.outputs)."""
         if not (self.svg or self.png):
             return
         from cpflow.pictures.files import write_picture
@@ -332,16 +342,8 @@ class Pictures:
         stem = Path(entry.source).stem + (f"-{entry.index}" if "#" in entry.puzzle.name else "") + suffix
         for folder, kind in ((self.svg, ".svg"), (self.png, ".png")):
             if folder:
-                folder.mkdir(parents=True, exist_ok=True)
-                write_picture(folder / (stem + kind), entry.puzzle, solutions, highlight)
-
-
-def writable(folder: Path) -> None:
-    """`folder` made if need be; PuzzleFormatError (`DIR: cannot write here: ...`) when files cannot go in it."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise PuzzleFormatError.whole(str(folder), f"cannot write here: {error.strerror}") from None
+                outputs.folder(folder)
+                write_picture(folder / (stem + kind), entry.puzzle, solutions, highlight, group=group)
 
 
 def as_stream(puzzle: Puzzle, result: SolveResult) -> str:

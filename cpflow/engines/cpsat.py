@@ -14,6 +14,7 @@ Each `build(puzzle)` returns `(model, v)` where `v` answers `extract(solver)`,
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
 import time
@@ -103,7 +104,7 @@ def export(puzzle: Puzzle, path: str | Path, *, model: str = DEFAULT) -> None:
     The whole model is written: the front end's deductions are left to the solver that reads it."""
     cp, _ = build(puzzle, model)
     if not cp.export_to_file(str(path)):
-        raise CpflowError(f"CP-SAT could not write {path}")
+        raise OSError(errno.EIO, "CP-SAT could not write the model", str(path))
 
 
 def _out_of_time(began: float) -> SolveResult:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from cpflow import outputs
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.deduce.rules import Partial
@@ -59,7 +60,8 @@ class Backend(Protocol):
         else UNKNOWN. Without it, the registry counts by solving again and again with exclusions."""
 
     def export(self, puzzle: Puzzle, path: str | Path, **options) -> None:
-        """Write the puzzle's model for another solver, in the format the suffix names."""
+        """Write the puzzle's model for another solver, in the format the suffix names, at `path` (a part
+        that `export` lands on the target: cpflow.outputs)."""
 
 
 RULE_SETS = ("flow", "touch", "blanks")  # Flow Free's rules; paths may touch themselves; cells may stay empty
@@ -427,7 +429,8 @@ def export(puzzle: Puzzle, path: str | Path, engine: str = DEFAULT) -> None:
         known = [(suffix, other) for other, e in ENGINES.items() for suffix in e.exports if name.endswith(suffix)]
         instead = f"; {known[0][0]} files come from engine {' or '.join(o for _, o in known)}" if known else ""
         raise CpflowError(f"engine {engine} writes {', '.join(entry.exports)} files{instead}")
-    entry.backend().export(puzzle, path, **entry.options_for(puzzle))
+    with outputs.together() as group:  # whole or not at all; OutputError when it cannot be written
+        entry.backend().export(puzzle, group.path(path), **entry.options_for(puzzle))
 
 
 def _ready(engine: str, puzzle: Puzzle, options: dict) -> Engine:

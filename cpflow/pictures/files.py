@@ -1,4 +1,5 @@
-"""Pictures to files: the format from the suffix (.svg, .png, .gif), the size from the board.
+"""Pictures to files: the format from the suffix (.svg, .png, .gif), the size from the board;
+each written whole or not at all, alone or with a group of files (cpflow.outputs).
 
 Pillow is imported only for .png and .gif, so SVG needs nothing beyond the standard library.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from cpflow import outputs
 from cpflow.board.grid import Cell, Puzzle, Solution
 from cpflow.pictures.scene import Scene, beside, edges_scene, scene
 
@@ -53,12 +55,32 @@ def write_picture(
     animate: bool = False,
     seconds: float = 3.0,
     rounds: Sequence[dict] = (),
+    group: outputs.Group | None = None,
 ) -> None:
-    """Draw the puzzle (with one solution, or several side by side) to `path`, by its suffix.
+    """Draw the puzzle (with one solution, or several side by side) to `path`, by its suffix, alone
+    or as one of a `group` of files that land together (OutputError when it cannot be written).
 
     `.gif`, or `.svg` with `animate`, draws the (first) solution's paths step by step;
     a `.gif` given an ILP's `rounds` (each round's joined edges) shows one frame a round.
     """
+    data = drawing(path, puzzle, solutions, highlight, labels, animate, seconds, rounds)
+    if group is None:
+        outputs.write(path, data)
+    else:
+        group.write(path, data)
+
+
+def drawing(
+    path: Path,
+    puzzle: Puzzle,
+    solutions: Sequence[Solution],
+    highlight: Collection[Cell],
+    labels: bool,
+    animate: bool,
+    seconds: float,
+    rounds: Sequence[dict],
+) -> str | bytes:
+    """The picture `write_picture` writes, as SVG text or PNG or GIF bytes."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"cannot tell the picture format from {path.name!r}; use .svg, .png or .gif")
@@ -67,14 +89,12 @@ def write_picture(
     if suffix == ".svg":
         from cpflow.pictures.svg import svg
 
-        path.write_text(svg(drawn, scale, seconds if animate and solutions else None))
-        return
+        return svg(drawn, scale, seconds if animate and solutions else None)
     from cpflow.pictures import raster
 
     if suffix == ".png":
-        path.write_bytes(raster.png(drawn, scale))
-    else:
-        scenes = [edges_scene(puzzle, edges) for edges in rounds] or (
-            frames(puzzle, solutions[0]) if solutions else [drawn]
-        )
-        path.write_bytes(raster.gif(scenes, scale, seconds))
+        return raster.png(drawn, scale)
+    scenes = [edges_scene(puzzle, edges) for edges in rounds] or (
+        frames(puzzle, solutions[0]) if solutions else [drawn]
+    )
+    return raster.gif(scenes, scale, seconds)

@@ -8,6 +8,7 @@ crossed out),
 `4_colours.png` (each pair's two dots joined and numbered), `5_play.png` (each cell a pipe
 was read through, a disc of its pair's colour; the cells the reading was unsure of crossed
 in red), and `debug.png`: the steps side by side, the board cut out, to look at first.
+Each written whole or not at all (cpflow.outputs; OutputError when it cannot be).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from cpflow import outputs
 from cpflow.board.grid import Cell, cell_of
 from cpflow.vision.dots import Dot, corners, ring
 from cpflow.vision.hexes import Grid
@@ -28,11 +30,11 @@ OUTLINE = (0, 0, 255)
 
 def write_lines(folder: Path, image: np.ndarray, vertical: np.ndarray, horizontal: np.ndarray) -> None:
     """The ridge masks the board is looked for in, over the picture darkened."""
-    folder.mkdir(parents=True, exist_ok=True)
+    outputs.folder(folder)
     picture = (image * 0.3).astype(np.uint8)
     picture[vertical > 0] = OUTLINE
     picture[horizontal > 0] = (0, 255, 0)
-    cv2.imwrite(str(folder / "0_lines.png"), picture)
+    _save(folder / "0_lines.png", picture)
 
 
 def write(
@@ -52,8 +54,12 @@ def write(
             steps.append(play_picture(image, lattice, play, named))
     names = ["1_board.png", "2_grid.png", "3_dots.png", "4_colours.png", "5_play.png"]
     for name, picture in zip(names, steps, strict=False):
-        cv2.imwrite(str(folder / name), picture)
-    cv2.imwrite(str(folder / "debug.png"), side_by_side(steps[0], [_cut(p, lattice) for p in steps[1:]]))
+        _save(folder / name, picture)
+    _save(folder / "debug.png", side_by_side(steps[0], [_cut(p, lattice) for p in steps[1:]]))
+
+
+def _save(path: Path, picture: np.ndarray) -> None:
+    outputs.write(path, cv2.imencode(".png", picture)[1].tobytes())
 
 
 def side_by_side(whole: np.ndarray, parts: list[np.ndarray], height: int = 480) -> np.ndarray:

@@ -201,8 +201,8 @@ def grade_all(puzzles: Sequence[Puzzle], where: Where | int = 1, time_limit: flo
 @contextmanager
 def interrupts_held() -> Iterator[None]:
     """SIGINT and SIGTERM wait (where POSIX allows) while the block runs, then come: while processes
-    start, so that none takes either before it has its own way with them, or while files that go
-    together are written (cpflow.workflows.generate.save). While processes start: a child forked
+    start, so that none takes either before it has its own way with them (files that go together
+    have their own, in cpflow.outputs). While processes start: a child forked
     here keeps the parent's handlers until then, and the CLI's SIGTERM handler raises
     KeyboardInterrupt (the parent ends its workers with SIGTERM as soon as Ctrl-C comes, perhaps
     while one is still starting)."""

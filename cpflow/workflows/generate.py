@@ -23,16 +23,18 @@ import re
 import string
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
 from random import Random
 
+from cpflow import outputs
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Node, Path, Puzzle, Rules, Solution, cell_of
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 from cpflow.board.verify import violations
 from cpflow.errors import GenerationFailed, InvalidSolution
-from cpflow.workflows.batch import Failed, Where, each, interrupts_held
+from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.unique import Verdict, uniqueness
 
 TRIES = 1000  # random covers per puzzle, and tries per cover, before giving up
@@ -552,13 +554,13 @@ def files(directory: pathlib.Path, stem: str) -> tuple[pathlib.Path, pathlib.Pat
     return directory / f"{stem}.txt", directory / f"{stem}.solution.txt"
 
 
-def save(made: Generated, directory: pathlib.Path, stem: str) -> tuple[pathlib.Path, pathlib.Path]:
+def save(
+    made: Generated, directory: pathlib.Path, stem: str, group: outputs.Group | None = None
+) -> tuple[pathlib.Path, pathlib.Path]:
     """Writes STEM.txt (the puzzle) and STEM.solution.txt (its proven-unique solution), both or
-    neither: Ctrl-C or SIGTERM waits until the pair is written (a puzzle without its solution was
-    left once, when it came between the two)."""
+    neither (cpflow.outputs: an interrupt, a full disk), with `group`'s other files when given."""
     puzzle_file, solution_file = files(directory, stem)
-    texts = picture(made.puzzle), picture(made.puzzle, made.solution)
-    with interrupts_held():
-        puzzle_file.write_text(texts[0])
-        solution_file.write_text(texts[1])
+    with outputs.together() if group is None else nullcontext(group) as landing:
+        landing.write(puzzle_file, picture(made.puzzle))
+        landing.write(solution_file, picture(made.puzzle, made.solution))
     return puzzle_file, solution_file
