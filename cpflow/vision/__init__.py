@@ -1,5 +1,6 @@
 """Screenshot import: a picture of the game in, a puzzle out (needs the `vision` extra: OpenCV, numpy).
 
+- `dimensions`: a picture's size from its header bytes, refused before decoding when unknown or too large;
 - `screenshot`: `read_screenshot(data, debug_dir)`, decoding and the steps below in order;
 - `board`: the board's grid lines (the lattice), hence its size and cells;
 - `dots`: which cells hold an endpoint dot, and its colour;

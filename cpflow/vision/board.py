@@ -112,7 +112,7 @@ def line_pixel(picture: np.ndarray, x: float, y: float, across: int) -> np.ndarr
     """The line's pixel near (x, y): of those within one pixel across the line, the one farthest from
     the mean of the pixels three to either side (the background). `picture`: float BGR."""
     height, width = picture.shape[:2]
-    col, row = int(round(x)), int(round(y))
+    col, row = min(width - 1, max(0, int(round(x)))), min(height - 1, max(0, int(round(y))))  # a lattice may run off it
     offsets = (-1, 0, 1)
     if across:  # a vertical line: look left and right
         near = [picture[row, min(width - 1, max(0, col + d))] for d in offsets]

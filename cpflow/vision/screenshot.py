@@ -7,8 +7,7 @@ stay tens of pixels wide.
 
 from __future__ import annotations
 
-import io
-import warnings
+import traceback
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -16,11 +15,12 @@ import cv2
 import numpy as np
 
 from cpflow.board.grid import Cell, Puzzle
-from cpflow.errors import NotAnImage, ScreenshotUnreadable
+from cpflow.errors import CpflowError, NotAnImage, ScreenshotUnreadable
 from cpflow.vision import debug
 from cpflow.vision.board import Lattice, find_lattice, ridges
 from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
+from cpflow.vision.dimensions import UNREADABLE, check_size
 from cpflow.vision.dots import find_dots, lab_image
 from cpflow.vision.hexes import Grid, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
@@ -29,7 +29,8 @@ from cpflow.vision.pipes import Play, read_play
 from cpflow.vision.sides import Side, Sides, bordered, marked, read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
-MAX_PIXELS = 40_000_000  # a larger image is refused from its header, before it is decoded
+OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
+PACKAGE = Path(__file__).resolve().parents[1]  # where a bug's place is looked for in a traceback
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,32 @@ def read_screenshot(data: bytes, debug_dir: Path | None = None, name: str = "scr
 
 
 def read(data: bytes, debug_dir: Path | None = None, name: str = "screenshot") -> Reading:
-    """The puzzle a screenshot shows and the play drawn on it; ScreenshotUnreadable as `read_screenshot`."""
+    """The puzzle a screenshot shows and the play drawn on it; ScreenshotUnreadable as `read_screenshot`.
+
+    Whatever else goes wrong once the picture is decoded is a bug of the reading, but what the user
+    sees is a picture it did not understand: a refusal in one line that names the error and where
+    it was raised, so that the bug can still be found. MemoryError and interrupts go on as they are."""
     image = decode(data)
+    try:
+        return _reading(image, debug_dir, name)
+    except (CpflowError, MemoryError):
+        raise
+    except Exception as error:
+        raise ScreenshotUnreadable(f"could not read the board ({_where(error)})") from error
+
+
+def _where(error: Exception) -> str:
+    """The error's kind and the innermost place in cpflow it came through: `IndexError in board.py:118
+    line_pixel`."""
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [frame for frame in frames if Path(frame.filename).resolve().is_relative_to(PACKAGE)] or frames
+    kind = type(error)
+    named = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    return f"{named} in {Path(ours[-1].filename).name}:{ours[-1].lineno} {ours[-1].name}" if ours else named
+
+
+def _reading(image: np.ndarray, debug_dir: Path | None, name: str) -> Reading:
+    """The puzzle and the play the decoded picture shows; ScreenshotUnreadable when no board is read."""
     vertical, horizontal = ridges(image, 0), ridges(image, 1)
     if debug_dir is not None:
         debug.write_lines(debug_dir, image, vertical, horizontal)
@@ -116,7 +141,8 @@ def _trimmed(lattice: Grid, holes: set[Cell], sides: Sides, dots: set[Cell]) -> 
 def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell]) -> Lattice | None:
     """The lattice with one more row or column wherever a board with a border runs on past it: an edge
     cell whose outer side has a grid line, no bar and no warp's mark (the lattice can miss a line of
-    the board that is nearly all holes, whose lines run through a cell or two only); None if none."""
+    the board that is nearly all holes, whose lines run through a cell or two only); None if none.
+    ScreenshotUnreadable when that runs off the picture: a board cut by its edge."""
     if not bordered(sides, lattice, holes):
         return None
     beyond = [0, 0, 0, 0]  # top, bottom, left, right
@@ -124,7 +150,14 @@ def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell]) 
         if lattice.inside(a) and not lattice.inside(b) and a not in holes and side is Side.LINE:
             if not marked(image, lattice, a, b):
                 beyond[0 if b[0] < 0 else 1 if b[0] >= lattice.height else 2 if b[1] < 0 else 3] = 1
-    return lattice.grown(*beyond) if any(beyond) else None
+    if not any(beyond):
+        return None
+    grown = lattice.grown(*beyond)
+    left, top, right, bottom = grown.bounds()
+    height, width = image.shape[:2]
+    if min(left, top) < -OVERHANG or right > width - 1 + OVERHANG or bottom > height - 1 + OVERHANG:
+        raise ScreenshotUnreadable("no board found: the board runs on past the picture's edge")
+    return grown
 
 
 def _run(lines: list[set[Cell]], holes: set[Cell], sides: Sides, dots: set[Cell]) -> int:
@@ -155,32 +188,20 @@ def _without_highlight(image: np.ndarray, lattice: Grid):
 
 
 def decode(data: bytes) -> np.ndarray:
-    """The picture as a BGR array at the working size; NotAnImage when it cannot be decoded."""
-    _check_size(data)
+    """The picture as a BGR array at the working size; NotAnImage when it cannot be decoded, or its
+    header (read before anything decodes it: cpflow.vision.dimensions) says no size or too large a one."""
+    check_size(data)
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # a broken file is said once, below
     raw = np.frombuffer(data, dtype=np.uint8)
-    image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+    try:
+        image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+    except cv2.error:  # a decoder failure OpenCV lets through: a damaged file, said as any other
+        image = None
     if image is None:
-        raise NotAnImage("not an image (PNG, JPEG, GIF, BMP, WebP), or a damaged one")
+        raise NotAnImage(UNREADABLE)
     height, width = image.shape[:2]
     shrink = WORKING / max(height, width)
     if shrink < 1:
-        image = cv2.resize(image, (round(width * shrink), round(height * shrink)), interpolation=cv2.INTER_AREA)
+        size = (max(1, round(width * shrink)), max(1, round(height * shrink)))  # a sliver stays a pixel wide
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     return image
-
-
-def _check_size(data: bytes) -> None:
-    """Refuse a picture far larger than any screen from its header, before it is decoded."""
-    from PIL import Image
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # refused below, not warned about
-            with Image.open(io.BytesIO(data)) as header:
-                width, height = header.size
-    except Image.DecompressionBombError:
-        raise ScreenshotUnreadable("the image is far larger than a screenshot") from None
-    except OSError:
-        return  # not a format Pillow knows: OpenCV decides
-    if width * height > MAX_PIXELS:
-        raise ScreenshotUnreadable(f"the image of {width}x{height} pixels is far larger than a screenshot")
