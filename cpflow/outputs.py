@@ -29,16 +29,18 @@ What a group guarantees (`together`; `write` is a group of one):
   reported as the first failure. Folders are fsynced after the renames, so a landed group
   survives a power cut.
 
-Every OSError becomes OutputError, one line (`PATH: cannot write: No space left on device`),
-exit 2. `refuse_inputs` refuses, before any work, a target that is the same file as an
-input of the command. The library prints nothing.
+Every OSError of a group's files becomes OutputError, one line (`PATH: cannot write: No space
+left on device`), exit 2. Before any work, `ready` refuses a target that is the same file as an
+input of the command (`refuse_inputs`) or whose folder cannot be written in. A target that is a
+symbolic link is replaced by the new file (the file it pointed to is left as it was). The
+library prints nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
-import secrets
 import signal
 import stat
 from collections.abc import Iterable, Iterator
@@ -66,17 +68,31 @@ def write(target: str | Path, data: str | bytes) -> None:
 @contextlib.contextmanager
 def together() -> Iterator[Group]:
     """A group whose files land when the block ends, or none of them when it raises (any exception,
-    an interrupt too); an OSError inside the block, or while landing, becomes OutputError."""
+    an interrupt too); an OSError from writing or landing one of its files becomes OutputError."""
     group = Group()
     try:
         yield group
         group.land()
-    except OSError as error:
+    except BaseException as error:
         group.discard()
-        raise group.failure(error) from None
-    except BaseException:
-        group.discard()
+        if isinstance(error, OSError) and group.owns(error):
+            raise _refusal(error) from None
         raise
+
+
+def ready(targets: Iterable[str | Path | None], inputs: Iterable[str | Path | None] = ()) -> None:
+    """Before any work: OutputError for a target that is an input (`refuse_inputs`), or that cannot be
+    written (its folder missing, read-only: a part made and removed); None is no file."""
+    named = [target for target in targets if target is not None and str(target) != "-"]
+    refuse_inputs(named, inputs)
+    for target in named:
+        group = Group()
+        try:
+            group.open(target)
+        except OSError as error:
+            raise _refusal(error) from None
+        finally:
+            group.discard()
 
 
 def folder(path: str | Path) -> Path:
@@ -108,9 +124,11 @@ class Part:
 
     def __init__(self, target: Path):
         self.target = target
-        self.path = target.with_name(f"{PART}{secrets.token_hex(4)}-{target.name[-KEPT_NAME:]}")
+        if not target.name:  # `.`, `/`
+            raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+        self.path = target.with_name(f"{PART}{os.urandom(4).hex()}-{target.name[-KEPT_NAME:]}")
         self.by_path = False  # True when another writer writes it by its path
-        with _said_of(target):
+        with said_of(target):
             self.fd: int | None = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
         try:
             os.chmod(self.path, stat.S_IMODE(os.stat(target).st_mode))  # a replaced file keeps its mode
@@ -124,7 +142,7 @@ class Part:
         """The data appended to the part (text as UTF-8); its length, as a file's `write` returns."""
         if self.fd is None:
             raise ValueError(f"{self.target}: written after it was closed")
-        with _said_of(self.target):
+        with said_of(self.target):
             _write_all(self.fd, data.encode() if isinstance(data, str) else data)
         return len(data)
 
@@ -133,7 +151,7 @@ class Part:
 
     def close(self) -> None:
         """The part fsynced and closed: what is written is on disk before it is renamed."""
-        with _said_of(self.target):
+        with said_of(self.target):
             if self.fd is not None:
                 fd, self.fd = self.fd, None
                 try:
@@ -150,12 +168,14 @@ class Group:
 
     def __init__(self) -> None:
         self.parts: dict[Path, Part] = {}  # by target, in the order opened
+        self.targets: set[str] = set()  # every target asked for, also one whose part could not be made
         self.landed = False
 
     def open(self, target: str | Path) -> Part:
         """A part for `target`, to write into as it comes (created now, so a bad path is told before
         any work); written again, a target's earlier part is dropped."""
         target = Path(target)
+        self.targets.add(str(target))
         with _interrupts_held():  # the part is known to the group from the moment it exists
             if target in self.parts:
                 _remove(self.parts.pop(target))
@@ -185,7 +205,7 @@ class Group:
             try:
                 for number, part in enumerate(self.parts.values()):
                     last = number == len(self.parts) - 1
-                    with _said_of(part.target):
+                    with said_of(part.target):
                         done.append((part, None if last else _keep_old(part.target)))
                         os.replace(part.path, part.target)
             except BaseException:
@@ -206,28 +226,27 @@ class Group:
                 for part in self.parts.values():
                     _remove(part)
 
-    def failure(self, error: OSError) -> OutputError:
-        """The OSError as OutputError, said of the target it came from (a part is named as its target)."""
-        named = str(error.filename) if error.filename is not None else ""
+    def owns(self, error: OSError) -> bool:
+        """Whether the error came from writing one of the group's files; if so it is said of the target
+        (a writer given a part's path names the part)."""
         for target, part in self.parts.items():
-            if named == str(part.path):
-                named = str(target)
-        if not named:
-            named = str(next(reversed(self.parts))) if self.parts else "output"
-        return OutputError(named, f"cannot write: {_reason(error)}")
+            if error.filename == str(part.path):
+                _of(error, target)
+        return error.filename in self.targets
 
 
 @contextlib.contextmanager
-def _said_of(target: Path) -> Iterator[None]:
-    """An OSError in the block said of the target (not of its part)."""
+def said_of(target: str | Path) -> Iterator[None]:
+    """An OSError in the block said of the target: for a writer of a part that may raise one naming
+    no file (a full disk, from a file's `write`)."""
     try:
         yield
     except OSError as error:
         raise _of(error, target) from None
 
 
-def _of(error: OSError, target: Path) -> OSError:
-    error.filename, error.filename2 = str(target), None
+def _of(error: OSError, target: str | Path) -> OSError:
+    error.filename, error.filename2 = str(Path(target)), None  # as `Group.targets` holds it
     return error
 
 
@@ -256,7 +275,7 @@ def _fsync_folder(path: Path) -> None:
 def _keep_old(target: Path) -> Path | None:
     """The file the target holds now, kept under an old link until the group has landed; None when
     there is none."""
-    old = target.with_name(f"{OLD}{secrets.token_hex(4)}-{target.name[-KEPT_NAME:]}")
+    old = target.with_name(f"{OLD}{os.urandom(4).hex()}-{target.name[-KEPT_NAME:]}")
     try:
         os.link(target, old, follow_symlinks=False)
     except FileNotFoundError:
@@ -292,6 +311,10 @@ def _same_file(target: Path, source: Path) -> bool:
         return os.path.samefile(target, source)
     except OSError:  # one of them is absent
         return target.resolve() == source.resolve()
+
+
+def _refusal(error: OSError) -> OutputError:
+    return OutputError(str(error.filename), f"cannot write: {_reason(error)}")
 
 
 def _reason(error: OSError) -> str:

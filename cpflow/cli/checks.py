@@ -84,7 +84,7 @@ def render(
     from cpflow.workflows.inputs import text_of
 
     with failures():
-        outputs.refuse_inputs([out], [file, solution])
+        outputs.ready([out], [file, solution])
         text, source = text_of(file)
         found = parse_with_solutions(text, source, input_format.value)
         if index > len(found):

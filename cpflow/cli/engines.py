@@ -83,7 +83,7 @@ def compare(
     with failures():
         names = [e.value for e in engines] if engines else available()
         entries, _ = load(files, input_format, allow_touch, allow_blanks)
-        outputs.refuse_inputs([csv, json_file], sorted({entry.source for entry in entries}))
+        outputs.ready([csv, json_file], sorted({entry.source for entry in entries}))
         on = where(1, cluster)
         raise typer.Exit(show_comparison(entries, names, time_limit, repeat, csv, json_file, on, alone))
 
@@ -109,7 +109,7 @@ def export(
     from cpflow.engines import registry
 
     with failures():
-        outputs.refuse_inputs([out], [file])
+        outputs.ready([out], [file])
         entries, _ = load([str(file)], input_format)
         if index > len(entries):
             raise PuzzleFormatError.whole(str(file), f"holds {len(entries)} puzzle(s), no puzzle {index}")
@@ -149,26 +149,27 @@ def show_comparison(
     runs: list[Run] = []
     failures: list[Failed] = []
     stopped: BaseException | None = None
-    with outputs.together() as group:
-        files = RunFiles(group, csv_path, json_path)
-        try:
-            found = comparing.compare(entries, names, time_limit, repeat, where, alone)
-            for run in with_progress("comparing", found, len(entries) * len(names)):
-                if isinstance(run, Failed):
-                    stderr(run.line)
-                    failures.append(run)
-                    continue
-                runs.append(run)
-                files.add(run)
-        except OSError:  # writing a run file: neither lands
-            raise
-        except BaseException as stop:  # an interrupt or a failure: what finished lands, then it goes on
-            stopped = stop
-        finally:  # an interrupted comparison still shows the puzzles it finished
-            wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
-            if runs:
-                Console(highlight=False, width=wide).print(compare_table(runs, names))
-        files.end()
+    try:
+        with outputs.together() as group:
+            files = RunFiles(group, csv_path, json_path)
+            try:
+                found = comparing.compare(entries, names, time_limit, repeat, where, alone)
+                for run in with_progress("comparing", found, len(entries) * len(names)):
+                    if isinstance(run, Failed):
+                        stderr(run.line)
+                        failures.append(run)
+                        continue
+                    runs.append(run)
+                    files.add(run)
+            except BaseException as stop:  # an interrupt or a failure: what finished lands, then it goes on
+                if isinstance(stop, OSError) and group.owns(stop):
+                    raise  # a run file that cannot be written: neither lands
+                stopped = stop
+            files.end()
+    finally:  # an interrupted comparison still shows the puzzles it finished
+        wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
+        if runs:
+            Console(highlight=False, width=wide).print(compare_table(runs, names))
     if stopped is not None:
         raise stopped
     return failed_exit(failures) or (0 if all(run.correct for run in runs) else 1)

@@ -213,7 +213,7 @@ def fix(
     from cpflow.workflows.repair import fix as repair
 
     with failures():
-        outputs.refuse_inputs([out], [file])
+        outputs.ready([out], [file])
         entries = load_all([file], input_format.value)
         if index > len(entries):
             raise PuzzleFormatError.whole(file, f"holds {len(entries)} puzzle(s), no puzzle {index}")

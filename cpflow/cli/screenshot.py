@@ -56,7 +56,7 @@ def import_(
     without the vision extra.
     """
     with failures():
-        outputs.refuse_inputs([out, play], [shot])
+        outputs.ready([out, play], [shot])
         raise typer.Exit(show_imported(shot, out, play, solve, debug, {"engine": engine.value}))
 
 
@@ -76,10 +76,10 @@ def show_imported(
         texts[play] = play_text(reading.played())
     with outputs.together() as group:
         for path, text in texts.items():
-            if path is None:
-                print(text, end="")
-            else:
+            if path is not None:
                 group.write(path, text)
+    if out is None:
+        print(texts[None], end="")
     return _solved(shot, puzzle, options) if solve else 0
 
 

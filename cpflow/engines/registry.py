@@ -429,7 +429,7 @@ def export(puzzle: Puzzle, path: str | Path, engine: str = DEFAULT) -> None:
         known = [(suffix, other) for other, e in ENGINES.items() for suffix in e.exports if name.endswith(suffix)]
         instead = f"; {known[0][0]} files come from engine {' or '.join(o for _, o in known)}" if known else ""
         raise CpflowError(f"engine {engine} writes {', '.join(entry.exports)} files{instead}")
-    with outputs.together() as group:  # whole or not at all; OutputError when it cannot be written
+    with outputs.together() as group, outputs.said_of(path):  # whole or not at all; else OutputError
         entry.backend().export(puzzle, group.path(path), **entry.options_for(puzzle))
 
 
