@@ -5,14 +5,16 @@ may never end (a FIFO a game keeps open, `tail -f`), so it is read line by line 
 into pieces, each worked on as soon as it is complete:
 - a level line is a piece of its own;
 - `W H` (the header format) and the H rows after it; `0 0` ends the stream;
-- a JSON value: the lines until they parse (or a blank line);
+- a JSON value: the lines until its brackets close (or a blank line);
 - anything else (classic grids, the board format): the lines up to a blank line.
 Errors name the line in the whole stream. Each piece is held to the size limit of a file.
+Each line is looked at once (its bytes counted, a JSON piece's brackets followed), so a stream
+costs time in proportion to its length.
 """
 
 from __future__ import annotations
 
-import json
+import io
 import os
 import re
 import stat
@@ -68,9 +70,10 @@ def _pieces(stream: BinaryIO, source: str, fmt: str) -> Iterator[list | PuzzleFo
 def _texts(stream: BinaryIO, source: str, headers: bool = True) -> Iterator[tuple[int, str]]:
     """(number of its first line, text) of each piece, read line by line; `headers`: a line `W H`
     opens a piece of the header format."""
-    number, first = 0, 0
-    lines: list[str] = []
+    number, first, size = 0, 0, 0  # size: the piece's bytes so far (none: no piece open)
+    piece = io.StringIO()  # its text: a list of lines would take 30 times the bytes of short ones
     rows_left: int | None = None  # a header piece: rows still to come
+    brackets: _Brackets | None = None  # a JSON piece: its depth so far
     while True:
         raw = stream.readline(MAX_BYTES + 1)
         line = ""
@@ -80,13 +83,13 @@ def _texts(stream: BinaryIO, source: str, headers: bool = True) -> Iterator[tupl
                 raise PuzzleFormatError(source, number, 1, f"line is longer than the limit of {MAX_BYTES} bytes")
             line = decode(raw, source)
         if not raw or not line.strip():  # the end, or a blank line
-            if lines and (rows_left is None or not raw):
-                yield first, "".join(lines)
-                lines = []
+            if size and (rows_left is None or not raw):
+                yield first, _taken(piece)
+                size = 0
             if not raw:
                 return
             continue
-        if not lines:
+        if not size:
             first = number
             header = HEADER.match(line) if headers else None
             if header and (int(header[1]), int(header[2])) == (0, 0):
@@ -95,22 +98,41 @@ def _texts(stream: BinaryIO, source: str, headers: bool = True) -> Iterator[tupl
             if is_level(line):
                 yield number, line
                 continue
-        lines.append(line)
-        if sum(map(len, lines)) > MAX_BYTES:
+            brackets = _Brackets() if line.lstrip().startswith("{") else None
+        piece.write(line)
+        size += len(raw)
+        if size > MAX_BYTES:
             raise PuzzleFormatError(source, first, 1, f"puzzle is larger than the limit of {MAX_BYTES} bytes")
         if rows_left is not None:
             rows_left -= 1
             if rows_left == 0:
-                yield first, "".join(lines)
-                lines, rows_left = [], None
-        elif lines[0].lstrip().startswith("{") and _is_json("".join(lines)):
-            yield first, "".join(lines)
-            lines = []
+                yield first, _taken(piece)
+                size, rows_left = 0, None
+        elif brackets and brackets.closed_by(line):
+            yield first, _taken(piece)
+            size = 0
 
 
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
+def _taken(piece: io.StringIO) -> str:
+    """The text written so far, the buffer left empty for the next piece."""
+    text = piece.getvalue()
+    piece.seek(0)
+    piece.truncate()
+    return text
+
+
+class _Brackets:
+    """Follows a JSON piece's depth line by line (brackets outside strings; JSON puts no line
+    break inside a string), so that the piece ends when its value closes, with no parse on
+    every line. No line after that could mend a piece that does not parse: `parse` says why."""
+
+    STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+    def __init__(self):
+        self.depth = 0
+
+    def closed_by(self, line: str) -> bool:
+        """Whether the piece's value closes with this line."""
+        bare = self.STRING.sub("", line)
+        self.depth += bare.count("[") + bare.count("{") - bare.count("]") - bare.count("}")
+        return self.depth <= 0
