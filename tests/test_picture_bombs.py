@@ -210,11 +210,12 @@ def test_an_odd_header_is_refused_as_not_an_image(name):
         dimensions(ODD[name])
 
 
-@pytest.mark.parametrize("suffix", [".ppm", ".pgm", ".pfm", ".hdr", ".ras", ".jp2", ".exr", ".avif"])
+# OpenEXR left out: OpenCV's wheels neither write nor read it.
+@pytest.mark.parametrize("suffix", [".ppm", ".pgm", ".pfm", ".hdr", ".ras", ".jp2", ".avif"])
 def test_a_format_opencv_reads_but_the_import_does_not_take_is_refused_unread(suffix):
     pixels = np.zeros((45, 123), np.uint8) if suffix == ".pgm" else np.zeros((45, 123, 3), np.uint8)
     try:
-        made, data = cv2.imencode(suffix, pixels.astype(np.float32) if suffix in (".pfm", ".hdr", ".exr") else pixels)
+        made, data = cv2.imencode(suffix, pixels.astype(np.float32) if suffix in (".pfm", ".hdr") else pixels)
     except cv2.error:
         made = False
     if not made or cv2.imdecode(data, cv2.IMREAD_COLOR) is None:
