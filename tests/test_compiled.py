@@ -4,7 +4,6 @@ Python search does the work."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 
@@ -16,7 +15,6 @@ from test_variants import tiny_boards, tiny_puzzles_under_any_rules
 
 from conftest import PUZZLES, ZUCKER, board, project_puzzles, variant_levels
 from cpflow.board.formats import load
-from cpflow.board.graphjson import parse_graph
 from cpflow.board.grid import Puzzle, Rules
 from cpflow.board.verify import violations
 from cpflow.deduce import compiled, search
@@ -171,11 +169,13 @@ def test_settling_the_start_in_c_stops_at_the_deadline():
 
 
 def hub(leaves: int) -> Puzzle:
-    """A node beside `leaves` others, which lie in a row: A from the hub to the row's far end."""
-    nodes = [[0, 0]] + [[1, i] for i in range(leaves)]
-    edges = [[[0, 0], [1, i]] for i in range(leaves)] + [[[1, i], [1, i + 1]] for i in range(leaves - 1)]
-    data = {"nodes": nodes, "edges": edges, "endpoints": {"A": [[0, 0], [1, leaves - 1]]}}
-    return parse_graph(json.dumps(data), "hub.json")[0]
+    """A node beside `leaves` others, which lie in a row: A from the hub to the row's far end
+    (made in code: a file may give a node MAX_NEIGHBOURS at most, what the core takes)."""
+    row = [(1, i) for i in range(leaves)]
+    neighbours = {(0, 0): tuple(row)}
+    for i, leaf in enumerate(row):
+        neighbours[leaf] = ((0, 0), *(row[j] for j in (i - 1, i + 1) if 0 <= j < leaves))
+    return Puzzle(leaves, 2, {"A": ((0, 0), row[-1])}, neighbours, name="hub")
 
 
 @built

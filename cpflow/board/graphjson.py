@@ -19,8 +19,10 @@ game could draw.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Collection
 
-from cpflow.board.grid import SHAPES, Colour, Node, Puzzle, Solution, check_endpoints
+from cpflow.board.grid import MAX_NEIGHBOURS, SHAPES, Colour, Node, Puzzle, Solution, check_endpoints
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
 from cpflow.errors import PuzzleFormatError
 
@@ -34,23 +36,10 @@ def parse_graph(text: str, source: str) -> tuple[Puzzle, Solution | None]:
     shape = data.get("shape", "square")
     if not isinstance(shape, str) or shape not in SHAPES:
         raise where.error("shape", f"unknown shape {_short(shape)}; choose from {', '.join(SHAPES)}")
-    nodes = [where.node(item, "nodes") for item in _list(data, "nodes", where)]
-    known = set(nodes)
-    if len(known) < len(nodes):
-        twice = next(node for i, node in enumerate(nodes) if node in nodes[:i])
-        raise where.error("nodes", f"{list(twice)} is listed twice among the nodes; a node is listed once")
+    links = _nodes(data, where)
+    nodes, known = list(links), links.keys()
     _check_lanes(known, where)
-    links: dict[Node, set[Node]] = {node: set() for node in nodes}
-    for item in _list(data, "edges", where):
-        if not isinstance(item, list) or len(item) != 2:
-            raise where.error("edges", f"an edge is a pair of nodes, not {_short(item)}")
-        a, b = (where.node(x, "edges", known) for x in item)
-        if a == b:
-            raise where.error("edges", f"an edge from {list(a)} to itself")
-        if b in links[a]:
-            raise where.error("edges", f"the edge between {list(a)} and {list(b)} is listed twice")
-        links[a].add(b)
-        links[b].add(a)
+    _link(data, links, where)
     endpoints = _endpoints(data, known, where)
     width, height = _size(data, nodes, where)
     neighbours = {node: tuple(sorted(links[node])) for node in sorted(nodes)}
@@ -77,7 +66,37 @@ def read_json(text: str, source: str):
         raise PuzzleFormatError.whole(source, "not JSON cpflow can read: arrays or objects nested too deep") from None
 
 
-def _check_lanes(known: set[Node], where: _Where) -> None:
+def _nodes(data: dict, where: _Where) -> dict[Node, set[Node]]:
+    """Each node, listed once, in the order listed, with an empty set for its neighbours."""
+    links: dict[Node, set[Node]] = {}
+    for i, item in enumerate(_list(data, "nodes", where)):
+        node = where.node(item, "nodes", at=i)
+        if node in links:
+            raise where.error("nodes", f"{list(node)} is listed twice among the nodes; a node is listed once", i)
+        links[node] = set()
+    return links
+
+
+def _link(data: dict, links: dict[Node, set[Node]], where: _Where) -> None:
+    """Each edge's two nodes as each other's neighbours: listed once, never a loop, and no
+    node with over MAX_NEIGHBOURS (refused at the edge that passes it, before any more work)."""
+    for i, item in enumerate(_list(data, "edges", where)):
+        if not isinstance(item, list) or len(item) != 2:
+            raise where.error("edges", f"an edge is a pair of nodes, not {_short(item)}", i)
+        a, b = (where.node(x, "edges", links, i) for x in item)
+        if a == b:
+            raise where.error("edges", f"an edge from {list(a)} to itself", i)
+        if b in links[a]:
+            raise where.error("edges", f"the edge between {list(a)} and {list(b)} is listed twice", i)
+        links[a].add(b)
+        links[b].add(a)
+        crowded = next((node for node in (a, b) if len(links[node]) > MAX_NEIGHBOURS), None)
+        if crowded:
+            message = f"{list(crowded)} has over {MAX_NEIGHBOURS} neighbours, the most a node may have"
+            raise where.error("edges", message, i)
+
+
+def _check_lanes(known: Collection[Node], where: _Where) -> None:
     """A cell is one node, or a bridge's two lanes: never a cell and a lane, never one lane alone."""
     for r, c, lane in sorted(node for node in known if len(node) == 3):
         if (r, c) in known:
@@ -86,7 +105,7 @@ def _check_lanes(known: set[Node], where: _Where) -> None:
             raise where.error("nodes", f"bridge [{r}, {c}] has one lane; a bridge is two nodes, lanes 0 and 1")
 
 
-def _endpoints(data: dict, known: set[Node], where: _Where) -> dict[Colour, tuple[Node, Node]]:
+def _endpoints(data: dict, known: Collection[Node], where: _Where) -> dict[Colour, tuple[Node, Node]]:
     """Each colour's two endpoints: a colour is one word of printable characters, its ends two cells."""
     endpoints = {}
     for colour, pair in _dict(data, "endpoints", where).items():
@@ -151,26 +170,56 @@ def _dict(data: dict, key: str, where: _Where) -> dict:
 
 
 class _Where:
-    """Locates a key of the JSON text for error messages (its first mention)."""
+    """Locates a key of the JSON text for error messages (its first mention), or an item of the
+    list under it (counted in one pass over the text, made only for the error)."""
 
     def __init__(self, source: str, text: str):
         self.source, self.text = source, text
 
-    def error(self, key: str, message: str) -> PuzzleFormatError:
+    def error(self, key: str, message: str, item: int | None = None) -> PuzzleFormatError:
         at = self.text.find(f'"{key}"') if key else -1
+        if at >= 0 and item is not None:
+            at = _item_at(self.text, at + len(key) + 2, item, at)
         prefix = self.text[: max(at, 0)]
         line, col = prefix.count("\n") + 1, len(prefix) - (prefix.rfind("\n") + 1) + 1
         return PuzzleFormatError(self.source, line, col, message)
 
-    def node(self, item, key: str, known: set[Node] | None = None) -> Node:
-        """A node as written: whole numbers (not true or false), row and column below MAX_SIDE, lane 0 or 1."""
+    def node(self, item, key: str, known: Collection[Node] | None = None, at: int | None = None) -> Node:
+        """A node as written: whole numbers (not true or false), row and column below MAX_SIDE, lane 0
+        or 1 (`at`: its item in the list under `key`, for the error)."""
         ok = isinstance(item, list) and len(item) in (2, 3) and all(type(x) is int and x >= 0 for x in item)
         if not ok or max(item[:2]) >= MAX_SIDE or (len(item) == 3 and item[2] not in (0, 1)):
-            raise self.error(key, f"{_short(item)} is not a node [row, col] or [row, col, lane]")
+            raise self.error(key, f"{_short(item)} is not a node [row, col] or [row, col, lane]", at)
         node = tuple(item)
         if known is not None and node not in known:
-            raise self.error(key, f"{_short(item)} is not one of the nodes")
+            raise self.error(key, f"{_short(item)} is not one of the nodes", at)
         return node
+
+
+# What a scan of JSON text stops at: a string (skipped whole), a bracket or a comma.
+_STOPS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+_VALUE = re.compile(r"\S")  # where a value begins, after any space
+
+
+def _item_at(text: str, start: int, item: int, otherwise: int) -> int:
+    """Where the item-th value of the list after `start` (a key's end) begins, else `otherwise`."""
+    depth, count, begin = 0, 0, -1
+    for stop in _STOPS.finditer(text, start):
+        mark = stop[0]
+        if mark in ("[", "{"):
+            depth += 1
+            if depth == 1:
+                begin = stop.end()
+        elif mark in ("]", "}"):
+            depth -= 1
+            if depth == 0:
+                break
+        elif mark == "," and depth == 1:
+            count, begin = count + 1, stop.end()
+        if depth == 1 and count == item and begin >= 0:
+            value = _VALUE.search(text, begin)
+            return value.start() if value else begin
+    return otherwise
 
 
 def _short(value) -> str:

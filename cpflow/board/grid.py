@@ -36,6 +36,7 @@ Path = tuple[Node, ...]  # e.g. ((0, 0), (0, 1), (1, 1))
 Pair = frozenset[Cell]  # two cells, e.g. the two sides of a wall
 
 SHAPES = ("square", "hex")
+MAX_NEIGHBOURS = 255  # a node's most: a board's are 4 to 8, a graph's a few dozen; what the compiled search takes
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,9 @@ class Puzzle:
                 raise ValueError(f"warp from {a} to {b} ends on a bridge")
             links[a].add(b)
             links[b].add(a)
+            crowded = next((cell for cell in (a, b) if len(links[cell]) > MAX_NEIGHBOURS), None)
+            if crowded:
+                raise ValueError(f"cell {crowded} has over {MAX_NEIGHBOURS} neighbours, the most a node may have")
         ends = {colour: tuple(pair) for colour, pair in endpoints.items()}
         for colour, pair in ends.items():
             _check_cells(cells, set(pair), f"is an endpoint of {colour!r} but a hole")
