@@ -9,15 +9,20 @@ peak resident size of the cpflow process (`peak_mib`).
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import time
 from io import BytesIO
+from itertools import combinations
 from pathlib import Path
 
 import pytest
 
-from cpflow.board.formats import MAX_BYTES
+from conftest import project_puzzles
+from cpflow.board.formats import MAX_BYTES, load
+from cpflow.board.grid import MAX_NEIGHBOURS, Puzzle
+from cpflow.deduce import rules
 from cpflow.workflows import streams
 
 # Runs a command, then prints its exit code and its peak resident size in MiB (Linux counts KiB).
@@ -67,6 +72,88 @@ def test_a_hub_of_thousands_of_neighbours_is_refused_in_one_line_at_once(tmp_pat
             ": [0, 0] has over 255 neighbours, the most a node may have"
         )
         assert seconds < 20 and peak < 300, (seconds, peak)
+
+
+def test_a_clique_at_the_degree_limit_is_answered_at_once(tmp_path):
+    """256 nodes each beside the other 255, one colour: the compiled core's table of turns cost
+    each node's degree to the fourth (the start took 367 s, holding the interpreter), the Python
+    one held 8 million turns; now both hold blocked pairs (none here) and answer at once."""
+    nodes = [[0, i] for i in range(256)]
+    edges = [[a, b] for a, b in combinations(nodes, 2)]
+    path = tmp_path / "clique.json"
+    path.write_text(json.dumps({"nodes": nodes, "edges": edges, "endpoints": {"A": nodes[:2]}}))
+    code, out, _, seconds, peak = cpflow("solve", "-q", "--time-limit", "3", str(path))
+    assert (code, out.split()[:2]) == (1, [str(path), "unsolvable"])
+    assert seconds < 20 and peak < 400, (seconds, peak)
+    graph = rules.Graph(load(path)[0])
+    assert (
+        graph.turns.blockers == {} and sum(graph.turns.turning) == 254
+    )  # all but the endpoints turn between neighbours
+
+
+def two_hubs(feet: int = MAX_NEIGHBOURS) -> Puzzle:
+    """Two hubs, each beside the same `feet` nodes of two neighbours: A from the first foot to the last."""
+    hubs, row = [(0, 0), (0, 1)], [(1, i) for i in range(feet)]
+    neighbours = {hub: tuple(row) for hub in hubs} | {foot: tuple(hubs) for foot in row}
+    return Puzzle(feet, 2, {"A": (row[0], row[-1])}, neighbours)
+
+
+def test_blocked_pairs_take_room_linear_in_the_edges():
+    """65,000 turns through the two hubs, none dead; each foot's turn is dead (the other feet
+    block the hubs' pair). A table of turns held them all; now one pair and two of its blockers."""
+    graph = rules.Graph(two_hubs())
+    assert list(graph.turns.blockers) == [(0, 1)] and len(graph.turns.blockers[0, 1]) == 2
+    assert len(graph.dead) == MAX_NEIGHBOURS - 2  # every foot's but the endpoints'
+    assert not any(graph.turns.turning[:2])
+
+
+def quadratic_dead_turns(puzzle: Puzzle) -> list:
+    """`rules.dead_turns` as it was computed before: every turn of every node tried, and a
+    table of what each dead turn makes dead."""
+    nodes = list(puzzle.nodes)
+    index = {node: i for i, node in enumerate(nodes)}
+    near = [frozenset(index[other] for other in puzzle.neighbours[node]) for node in nodes]
+    ends = {index[node] for node in puzzle.endpoint_colour()}
+    turns = [(p, a, b) for p in range(len(near)) if p not in ends for a, b in combinations(sorted(near[p]), 2)]
+    dead, dead_if = set(), {}
+    for turn in turns:
+        p, a, b = turn
+        if len(near[a] & near[b]) < 2 and a not in near[b]:
+            continue
+        beside = [(q, sorted(near[q] - {a, b})) for q in near[a] & near[b] if q != p and q not in ends]
+        if a in near[b] or any(len(rest) < 2 for _, rest in beside):
+            dead.add(turn)
+            continue
+        for q, rest in beside:
+            if len(rest) == 2:
+                dead_if.setdefault((q, *rest), []).append(turn)
+    spreading = list(dead)
+    while spreading:
+        for turn in dead_if.get(spreading.pop(), ()):
+            if turn not in dead:
+                dead.add(turn)
+                spreading.append(turn)
+    return [(nodes[p], nodes[a], nodes[b]) for p, a, b in turns if (p, a, b) in dead]
+
+
+def random_graph(rng: random.Random) -> Puzzle:
+    """A small graph of any shape: a few nodes, edges at random, a few colours."""
+    nodes = [(0, i) for i in range(rng.randint(4, 16))]
+    density = rng.uniform(0.1, 0.6)
+    edges = {(a, b) for a, b in combinations(nodes, 2) if rng.random() < density}
+    near = {
+        node: tuple(sorted({b for a, b in edges if a == node} | {a for a, b in edges if b == node})) for node in nodes
+    }
+    ends = rng.sample(nodes, 2 * rng.randint(1, len(nodes) // 4 or 1))
+    return Puzzle(len(nodes), 1, {str(c): (ends[2 * c], ends[2 * c + 1]) for c in range(len(ends) // 2)}, near)
+
+
+def test_the_linear_table_finds_the_turns_every_turn_tried_found():
+    rng = random.Random(42)
+    boards = [puzzle for path in project_puzzles() + project_puzzles(False) for puzzle in load(path)]
+    boards += [random_graph(rng) for _ in range(400)] + [two_hubs(6)]
+    for puzzle in boards:
+        assert rules.dead_turns(puzzle) == quadratic_dead_turns(puzzle), puzzle.name
 
 
 # -- duplicate nodes -------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator
 
-from cpflow.board.grid import Puzzle, Solution
+from cpflow.board.grid import MAX_NEIGHBOURS, Puzzle, Solution
 from cpflow.deduce.rules import NONE, Contradiction, Graph, Partial, applies
 from cpflow.deduce.search import Exhausted
 from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
@@ -25,7 +25,7 @@ except ImportError:  # built without a compiler: the Python search does the work
 
 SLICE = 0.05  # seconds the core runs before the deadline is looked at again
 COLOURS = 32767  # the most the core takes: a node's colour is 16 bits
-NEIGHBOURS = 255  # and the most neighbours of a node: its degree is a byte
+NEIGHBOURS = MAX_NEIGHBOURS  # and the most neighbours of a node (its degree is a byte): all a file may give
 DONE, SOLVED, EXHAUSTED, TIMED_OUT = 0, 1, 2, 3  # what the core's run returns
 
 

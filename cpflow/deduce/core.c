@@ -43,8 +43,11 @@ typedef struct {
     uint8_t *need;        /* path edges a node has: 1 at an endpoint, else 2 */
     int32_t *pairs;       /* colour c's endpoints: pairs[2c], pairs[2c+1] */
     int32_t *scan;        /* the order in which nodes are branched on */
-    int32_t *turn_first;  /* node i's dead turns: (entered[t], cut[t]) for t in turn_first[i]..[i+1) */
-    int32_t *entered, *cut;
+    /* The dead turns (rules.DeadTurns), in room linear in the edges: turn (p, a, z) is dead when a and
+     * z are neighbours or another node blocks the pair; node a's blocked pairs are (a, block_other[t])
+     * for t in block_first[a]..[a+1), their blockers block_by[2t] and block_by[2t+1] (-1: none) */
+    uint8_t *turning; /* 1: some turn through the node is dead */
+    int32_t *block_first, *block_other, *block_by;
 } Board;
 
 /* A frame's fields, pointing into its block. */
@@ -75,6 +78,8 @@ typedef struct {
     int dirty_count, all_dirty;
     int32_t *seen, *reached, *last;
     int32_t mark_stamp, seen_stamp; /* marks above a flood's base are this flood's */
+    /* a path entering a node from x: x's neighbours and blocked pairs, marked turn_stamp */
+    int32_t *turn_near, *turn_blocked, *turn_by, turn_stamp;
     double start_ends;              /* when settling the start must end (the reach rule looks) */
 } Core;
 
@@ -255,6 +260,32 @@ static int join(Core *s, State *f, int e) {
 
 /* -- rules (rules.Partial._local, _regions, _reach) ---------------------------------------- */
 
+/* A path enters a node from x: mark x's neighbours and blocked pairs for is_dead. */
+static void mark_turns(Core *s, int x) {
+    const Board *b = &s->b;
+    if (s->turn_stamp == INT32_MAX) {
+        memset(s->turn_near, 0, sizeof(int32_t) * (size_t)b->n);
+        memset(s->turn_blocked, 0, sizeof(int32_t) * (size_t)b->n);
+        s->turn_stamp = 0;
+    }
+    const int32_t stamp = ++s->turn_stamp;
+    for (int u = b->first[x]; u < b->first[x + 1]; u++)
+        s->turn_near[b->near[u]] = stamp;
+    for (int t = b->block_first[x]; t < b->block_first[x + 1]; t++) {
+        const int z = b->block_other[t];
+        s->turn_blocked[z] = stamp;
+        s->turn_by[2 * z] = b->block_by[2 * t];
+        s->turn_by[2 * z + 1] = b->block_by[2 * t + 1];
+    }
+}
+
+/* Whether the path that entered p from the node last marked cannot leave it to z (rules.DeadTurns.is_dead). */
+static int is_dead(const Core *s, int p, int z) {
+    const int32_t stamp = s->turn_stamp;
+    return s->turn_near[z] == stamp ||
+           (s->turn_blocked[z] == stamp && (s->turn_by[2 * z] != p || s->turn_by[2 * z + 1] >= 0));
+}
+
 /* The degree, colour, loop and dead-turn rules on queued nodes until none is queued. */
 static int local(Core *s, State *f) {
     const Board *b = &s->b;
@@ -288,14 +319,15 @@ static int local(Core *s, State *f) {
                 if (f->state[via[u]] == UNDECIDED)
                     TRY(join(s, f, via[u]));
         } else {
-            if (f->degree[i] == 1 && b->turn_first[i] < b->turn_first[i + 1]) {
+            if (f->degree[i] == 1 && b->turning[i]) {
                 int entered = -1, dead = 0;
                 for (int x = b->first[i]; x < b->first[i + 1]; x++)
                     if (f->state[b->via[x]] == IN)
                         entered = b->near[x];
-                for (int t = b->turn_first[i]; t < b->turn_first[i + 1]; t++)
-                    if (b->entered[t] == entered && f->state[b->cut[t]] == UNDECIDED) {
-                        TRY(cut(s, f, b->cut[t])); /* the path cannot turn that way here */
+                mark_turns(s, entered);
+                for (int u = 0; u < open; u++)
+                    if (f->state[via[u]] == UNDECIDED && is_dead(s, i, near[u])) {
+                        TRY(cut(s, f, via[u])); /* the path cannot turn that way here */
                         dead = 1;
                     }
                 if (dead)
@@ -470,129 +502,173 @@ static int settle(Core *s, State *f, int with_reach) {
     }
 }
 
-/* -- dead turns (rules._dead_turns) -------------------------------------------------------- */
+/* -- dead turns (rules.DeadTurns) ---------------------------------------------------------- */
 
-/* The turns (p, a, b) no path can take, as Board.entered/cut: entering p from a, the edge to b
- * is cut, and from b the edge to a. A turn is numbered by p and its neighbours' places x < y
- * in p's list: turn0[p] + x * degree + y. */
+/* A pair of a small node's neighbours (a < z), the node q of two to four neighbours beside both,
+ * and the pair's place k among q's pairs (x < y in q's list: (0,1) (0,2) (0,3) (1,2) (1,3) (2,3),
+ * so that with four neighbours the other two are pair 5 - k). */
+typedef struct {
+    int32_t a, z, q, k;
+} Beside;
+
+static int by_pair(const void *one, const void *other) {
+    const Beside *x = one, *y = other;
+    if (x->a != y->a)
+        return x->a < y->a ? -1 : 1;
+    if (x->z != y->z)
+        return x->z < y->z ? -1 : 1;
+    return (x->q > y->q) - (x->q < y->q);
+}
+
+/* Whether place t is its pair's first in the sorted pairs. */
+static int opens(const Beside *all, int t) {
+    return t == 0 || all[t - 1].a != all[t].a || all[t - 1].z != all[t].z;
+}
+
+static int degree_of(const Board *b, int i) {
+    return b->first[i + 1] - b->first[i];
+}
+
+/* The small nodes' pairs, sorted by pair; *count of them, and each node's six places into them. */
+static Beside *pairs_beside(const Board *b, int *count, int32_t *six) {
+    int total = 0;
+    for (int q = 0; q < b->n; q++) {
+        const int d = degree_of(b, q);
+        if (b->need[q] == 2 && d >= 2 && d <= 4)
+            total += d * (d - 1) / 2;
+    }
+    Beside *all = malloc(sizeof(Beside) * ((size_t)total + 1));
+    if (!all)
+        return NULL;
+    int w = 0;
+    for (int q = 0; q < b->n; q++) {
+        const int d = degree_of(b, q), f0 = b->first[q];
+        if (b->need[q] != 2 || d < 2 || d > 4)
+            continue;
+        for (int x = 0, k = 0; x < d; x++)
+            for (int y = x + 1; y < d; y++, k++)
+                all[w++] = (Beside){b->near[f0 + x], b->near[f0 + y], q, k};
+    }
+    qsort(all, (size_t)total, sizeof(Beside), by_pair);
+    for (int t = 0; t < total; t++)
+        if (degree_of(b, all[t].q) == 4)
+            six[6 * all[t].q + all[t].k] = t;
+    *count = total;
+    return all;
+}
+
+/* Each pair's blockers (rules._blockers), spread through a worklist of (blocker, pair's first
+ * place in `all`); by[2g], by[2g+1] for the pair starting at place g. */
+static int spread_blocks(const Board *b, const Beside *all, int total, const int32_t *six, const int32_t *start,
+                         int32_t *by) {
+    int32_t *work = malloc(sizeof(int32_t) * (6 * (size_t)total + 2));
+    if (!work)
+        return -1;
+    int top = 0;
+    for (int t = 0; t < total; t++) {
+        const Beside *p = &all[t];
+        if (degree_of(b, p->q) < 4) { /* cut from the pair, q has fewer than two edges left */
+            work[top++] = p->q;
+            work[top++] = start[t];
+        } else if (is_near(b, p->a, p->z)) { /* its turn through the pair is dead: it blocks the other two */
+            work[top++] = p->q;
+            work[top++] = start[six[6 * p->q + 5 - p->k]];
+        }
+    }
+    while (top) {
+        const int g = work[--top], q = work[--top];
+        if (by[2 * g] == q || by[2 * g + 1] >= 0)
+            continue;
+        const int second = by[2 * g] >= 0;
+        by[2 * g + second] = q;
+        for (int t = g; t < total && all[t].a == all[g].a && all[t].z == all[g].z; t++) {
+            const int m = all[t].q; /* the nodes of four whose turn through the pair dies now */
+            if (degree_of(b, m) == 4 && (second ? m == by[2 * g] : m != q)) {
+                work[top++] = m;
+                work[top++] = start[six[6 * m + 5 - all[t].k]];
+            }
+        }
+    }
+    free(work);
+    return 0;
+}
+
+/* Whether some turn through each node is dead (rules._turning); the blocked pairs as each
+ * node's lists (Board.block_first). */
+static int list_blocks(Board *b, const Beside *all, int total, const int32_t *by, int32_t *mark) {
+    const int n = b->n;
+    b->turning = calloc((size_t)n + 1, 1);
+    b->block_first = calloc((size_t)n + 2, sizeof(int32_t));
+    if (!b->turning || !b->block_first)
+        return -1;
+    int blocked = 0;
+    for (int t = 0; t < total; t++)
+        if (opens(all, t) && by[2 * t] >= 0) {
+            b->block_first[all[t].a + 2]++;
+            b->block_first[all[t].z + 2]++;
+            blocked++;
+        }
+    for (int i = 0; i < n; i++)
+        b->block_first[i + 2] += b->block_first[i + 1];
+    b->block_other = malloc(sizeof(int32_t) * (2 * (size_t)blocked + 1));
+    b->block_by = malloc(sizeof(int32_t) * (4 * (size_t)blocked + 2));
+    if (!b->block_other || !b->block_by)
+        return -1;
+    for (int t = 0; t < total; t++) {
+        if (!opens(all, t) || by[2 * t] < 0)
+            continue;
+        const int ends[2] = {all[t].a, all[t].z};
+        for (int side = 0; side < 2; side++) {
+            const int w = b->block_first[ends[side] + 1]++;
+            b->block_other[w] = ends[1 - side];
+            b->block_by[2 * w] = by[2 * t];
+            b->block_by[2 * w + 1] = by[2 * t + 1];
+        }
+        /* the nodes beside both, no endpoints, with a blocker other than themselves */
+        for (int u = b->first[all[t].a]; u < b->first[all[t].a + 1]; u++)
+            mark[b->near[u]] = t + 1;
+        for (int u = b->first[all[t].z]; u < b->first[all[t].z + 1]; u++) {
+            const int p = b->near[u];
+            if (mark[p] == t + 1 && b->need[p] == 2 && (by[2 * t] != p || by[2 * t + 1] >= 0))
+                b->turning[p] = 1;
+        }
+    }
+    for (int p = 0; p < n; p++) { /* a turn between two neighbours */
+        if (b->need[p] != 2 || b->turning[p])
+            continue;
+        for (int u = b->first[p]; u < b->first[p + 1]; u++)
+            mark[b->near[u]] = -(p + 1);
+        for (int u = b->first[p]; u < b->first[p + 1] && !b->turning[p]; u++)
+            for (int v = b->first[b->near[u]]; v < b->first[b->near[u] + 1] && !b->turning[p]; v++)
+                b->turning[p] = mark[b->near[v]] == -(p + 1);
+    }
+    return 0;
+}
+
+/* The dead turns as the board's blocked pairs and turning nodes, in room linear in the edges. */
 static int find_dead_turns(Board *b) {
     const int n = b->n;
-    int32_t *turn0 = malloc(sizeof(int32_t) * ((size_t)n + 1));
-    if (!turn0)
-        return -1;
-    int64_t turns = 0;
-    for (int p = 0; p < n; p++) {
-        const int d = b->first[p + 1] - b->first[p];
-        turn0[p] = (int32_t)turns;
-        turns += (int64_t)d * d;
+    int total = 0, ok = -1;
+    int32_t *six = malloc(sizeof(int32_t) * (6 * (size_t)n + 1)), *start = NULL, *by = NULL;
+    int32_t *mark = calloc((size_t)n + 1, sizeof(int32_t));
+    Beside *all = six && mark ? pairs_beside(b, &total, six) : NULL;
+    if (all) {
+        start = malloc(sizeof(int32_t) * ((size_t)total + 1));
+        by = malloc(sizeof(int32_t) * (2 * (size_t)total + 2));
     }
-    turn0[n] = (int32_t)turns;
-    uint8_t *dead = calloc((size_t)turns + 1, 1);
-    int32_t *head = malloc(sizeof(int32_t) * ((size_t)turns + 1));
-    int32_t *spread = malloc(sizeof(int32_t) * ((size_t)turns + 1));
-    size_t links = 0, room = 64;
-    int32_t *link_turn = malloc(sizeof(int32_t) * room), *link_next = malloc(sizeof(int32_t) * room);
-    int ok = dead && head && spread && link_turn && link_next;
-    for (int64_t t = 0; ok && t < turns; t++)
-        head[t] = -1;
-    int spreading = 0;
-    for (int p = 0; ok && p < n; p++) {
-        if (b->need[p] == 1)
-            continue;
-        const int f0 = b->first[p], d = b->first[p + 1] - f0;
-        for (int x = 0; ok && x < d; x++)
-            for (int y = x + 1; ok && y < d; y++) {
-                const int a = b->near[f0 + x], z = b->near[f0 + y], turn = turn0[p] + x * d + y;
-                int common = 0, is_dead = is_near(b, a, z);
-                for (int u = b->first[a]; u < b->first[a + 1]; u++)
-                    common += is_near(b, z, b->near[u]);
-                if (common < 2 && !is_dead)
-                    continue; /* a straight path: no q beside both */
-                /* the nodes q beside both, not p, not endpoints: each must turn through its other edges */
-                for (int u = b->first[a]; !is_dead && u < b->first[a + 1]; u++) {
-                    const int q = b->near[u];
-                    if (q == p || b->need[q] == 1 || !is_near(b, z, q))
-                        continue;
-                    int rest = 0;
-                    for (int v = b->first[q]; v < b->first[q + 1]; v++)
-                        rest += b->near[v] != a && b->near[v] != z;
-                    is_dead = rest < 2;
-                }
-                if (is_dead) {
-                    dead[turn] = 1;
-                    spread[spreading++] = turn;
-                    continue;
-                }
-                for (int u = b->first[a]; ok && u < b->first[a + 1]; u++) {
-                    const int q = b->near[u];
-                    if (q == p || b->need[q] == 1 || !is_near(b, z, q))
-                        continue;
-                    int place[2], rest = 0;
-                    const int dq = b->first[q + 1] - b->first[q];
-                    for (int v = 0; v < dq; v++) {
-                        const int r = b->near[b->first[q] + v];
-                        if (r != a && r != z && rest < 2)
-                            place[rest++] = v;
-                        else if (r != a && r != z)
-                            rest = 3;
-                    }
-                    if (rest != 2)
-                        continue;
-                    if (links == room) { /* q turns through its last two edges: the turn is dead if that one is */
-                        room *= 2;
-                        int32_t *t1 = realloc(link_turn, sizeof(int32_t) * room);
-                        if (t1)
-                            link_turn = t1;
-                        int32_t *t2 = realloc(link_next, sizeof(int32_t) * room);
-                        if (t2)
-                            link_next = t2;
-                        ok = t1 && t2;
-                        if (!ok)
-                            break;
-                    }
-                    const int target = turn0[q] + place[0] * dq + place[1];
-                    link_turn[links] = turn;
-                    link_next[links] = head[target];
-                    head[target] = (int32_t)links++;
-                }
-            }
+    if (start && by) {
+        for (int t = 0; t < total; t++) { /* each place's pair starts where */
+            start[t] = opens(all, t) ? t : start[t - 1];
+            by[2 * t] = by[2 * t + 1] = -1;
+        }
+        ok = spread_blocks(b, all, total, six, start, by) || list_blocks(b, all, total, by, mark) ? -1 : 0;
     }
-    while (ok && spreading) {
-        for (int32_t l = head[spread[--spreading]]; l >= 0; l = link_next[l])
-            if (!dead[link_turn[l]]) {
-                dead[link_turn[l]] = 1;
-                spread[spreading++] = link_turn[l];
-            }
-    }
-    int found = 0;
-    for (int64_t t = 0; ok && t < turns; t++)
-        found += dead[t];
-    b->turn_first = malloc(sizeof(int32_t) * ((size_t)n + 1));
-    b->entered = malloc(sizeof(int32_t) * (2 * (size_t)found + 1));
-    b->cut = malloc(sizeof(int32_t) * (2 * (size_t)found + 1));
-    ok = ok && b->turn_first && b->entered && b->cut;
-    int w = 0;
-    for (int p = 0; ok && p < n; p++) {
-        b->turn_first[p] = w;
-        const int f0 = b->first[p], d = b->first[p + 1] - f0;
-        for (int x = 0; x < d; x++)
-            for (int y = x + 1; y < d; y++)
-                if (dead[turn0[p] + x * d + y]) {
-                    b->entered[w] = b->near[f0 + x];
-                    b->cut[w++] = b->via[f0 + y];
-                    b->entered[w] = b->near[f0 + y];
-                    b->cut[w++] = b->via[f0 + x];
-                }
-    }
-    if (ok)
-        b->turn_first[n] = w;
-    free(turn0);
-    free(dead);
-    free(head);
-    free(spread);
-    free(link_turn);
-    free(link_next);
-    return ok ? 0 : -1;
+    free(six);
+    free(mark);
+    free(all);
+    free(start);
+    free(by);
+    return ok;
 }
 
 /* -- the search (search.Search.solutions) ------------------------------------------------- */
@@ -718,7 +794,7 @@ typedef struct {
 static void core_free(Core *s) {
     Board *b = &s->b;
     void *blocks[] = {b->ends,    b->first,   b->near,  b->via,    b->need,   b->pairs,  b->scan,
-                      b->turn_first, b->entered, b->cut, s->frames, s->queue,  s->queued, s->stack,
+                      b->turning, b->block_first, b->block_other, b->block_by, s->turn_near, s->turn_blocked, s->turn_by, s->frames, s->queue,  s->queued, s->stack,
                       s->region,  s->starts,  s->mark,  s->seen,   s->reached, s->last,
                       s->dirty_list, s->dirty, s->listed, s->open_near, s->open_via};
     for (size_t x = 0; x < sizeof blocks / sizeof blocks[0]; x++)
@@ -790,7 +866,10 @@ static int setup(Core *s, int n, const Py_buffer *edges, const Py_buffer *need, 
         b->first[i + 1] += b->first[i];
     s->open_near = malloc(sizeof(int32_t) * ((size_t)b->widest + 1));
     s->open_via = malloc(sizeof(int32_t) * ((size_t)b->widest + 1));
-    if (!(s->open_near && s->open_via))
+    s->turn_near = calloc((size_t)n + 1, sizeof(int32_t));
+    s->turn_blocked = calloc((size_t)n + 1, sizeof(int32_t));
+    s->turn_by = malloc(sizeof(int32_t) * (2 * (size_t)n + 2));
+    if (!(s->open_near && s->open_via && s->turn_near && s->turn_blocked && s->turn_by))
         return -1;
     for (int i = 0; i < n; i++)
         if (b->need[i] != 1 && b->need[i] != 2)

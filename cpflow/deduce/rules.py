@@ -31,7 +31,7 @@ can keep a `log` of each node it colours with the rule that coloured it (`Cause`
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -78,7 +78,7 @@ def settles(puzzle: Puzzle) -> bool:
     return not puzzle.rules.blanks
 
 
-def dead_turns(puzzle: Puzzle) -> list[Turn]:
+def dead_turns(puzzle: Puzzle, deadline: Deadline = NEVER) -> list[Turn]:
     """Turns no path can take, as (p, a, b): a path through a, p, b. Every node q beside both a
     and b cannot join that path (the corner rule); q, not an endpoint, must then take two of
     its other edges. With one other edge left it cannot; with exactly two left it turns
@@ -90,41 +90,110 @@ def dead_turns(puzzle: Puzzle) -> list[Turn]:
     index = {node: i for i, node in enumerate(nodes)}
     near = [frozenset(index[other] for other in puzzle.neighbours[node]) for node in nodes]
     ends = {index[node] for node in puzzle.endpoint_colour()}
-    return [(nodes[p], nodes[a], nodes[b]) for p, a, b in _dead_turns(near, ends)]
+    return [(nodes[p], nodes[a], nodes[b]) for p, a, b in DeadTurns(near, ends, deadline).listed(deadline)]
 
 
-def _dead_turns(near: list[frozenset[int]], ends: set[int]) -> list[tuple[int, int, int]]:
-    """`dead_turns` on numbered nodes: `near[i]`, the neighbours of node i; `ends`, the endpoints."""
-    turns = [(p, a, b) for p in range(len(near)) if p not in ends for a, b in combinations(sorted(near[p]), 2)]
-    dead: set[tuple[int, int, int]] = set()
-    dead_if: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}  # a turn -> the turns dead if it is
-    for turn in turns:
-        p, a, b = turn
-        near_a, near_b = near[a], near[b]
-        common = near_a & near_b
-        if len(common) < 2 and a not in near_b:
-            continue  # a straight path (on a square board): no q beside both
-        beside = [(q, sorted(near[q] - {a, b})) for q in common if q != p and q not in ends]
-        if a in near_b or any(len(rest) < 2 for _, rest in beside):
-            dead.add(turn)  # a and b would be neighbours of one colour, or a q cannot turn on
+Pair = tuple[int, int]  # two numbered nodes, the smaller first, e.g. (3, 7)
+
+
+class DeadTurns:
+    """The dead turns (`dead_turns`) of a numbered board, held in room linear in its edges: a
+    list of turns grows with the square of a node's degree (a hub of 10,000 neighbours has 50
+    million). A turn (p, a, b) is dead when a and b are neighbours, or when a node q other
+    than p, beside both and no endpoint, `blocks` the pair a, b: cut from a and b, q cannot
+    turn through its other edges, having fewer than two, or two whose turn is dead in turn.
+    Only nodes of two to four neighbours block, six pairs each at most; a pair keeps two of
+    its blockers, enough to find one other than any p. `near[i]`: node i's neighbours."""
+
+    def __init__(self, near: list[frozenset[int]], ends: Collection[int], deadline: Deadline = NEVER):
+        self.near, self.ends = near, ends
+        self.blockers = _blockers(near, ends, deadline)
+        self.turning = _turning(near, ends, self.blockers, deadline)  # 1: some turn through the node is dead
+
+    def is_dead(self, p: int, a: int, b: int) -> bool:
+        """Whether no path can turn at p (no endpoint) through its neighbours a and b."""
+        if a in self.near[b]:
+            return True
+        held = self.blockers.get((a, b) if a < b else (b, a))
+        return held is not None and (held[0] != p or len(held) > 1)
+
+    def listed(self, deadline: Deadline = NEVER) -> list[tuple[int, int, int]]:
+        """Every dead turn (p, a, b), a < b, in order: those between neighbours, then those of
+        blocked pairs, each found from what makes it dead (not by trying every turn)."""
+        near, ends, found = self.near, self.ends, []
+        for p, dead in enumerate(self.turning):
+            if dead:
+                deadline.check()
+                found += [(p, a, b) for a in near[p] for b in near[p] & near[a] if a < b]
+        for (a, b), held in self.blockers.items():
+            if b not in near[a]:
+                deadline.check()
+                found += [(p, a, b) for p in near[a] & near[b] if p not in ends and (held[0] != p or len(held) > 1)]
+        return sorted(found)
+
+
+def _blockers(near: list[frozenset[int]], ends: Collection[int], deadline: Deadline) -> dict[Pair, list[int]]:
+    """Each blocked pair's blockers, two at most: a node of two or three neighbours blocks
+    every pair of them; one of four blocks a pair when its turn through the other two is dead,
+    between neighbours or blocked by another node in turn (spread through a worklist)."""
+    members: dict[Pair, list[int]] = {}  # a pair -> the nodes of four neighbours beside both, no endpoints
+    blocks: list[tuple[int, Pair]] = []  # (q, pair): q blocks the pair, to be recorded
+    for q, around in enumerate(near):
+        if q in ends or not 2 <= len(around) <= 4:
             continue
-        for q, rest in beside:
-            if len(rest) == 2:
-                first, second = rest
-                dead_if.setdefault((q, first, second), []).append(turn)  # q turns through its last two edges
-    spreading = list(dead)
-    while spreading:
-        for turn in dead_if.get(spreading.pop(), ()):
-            if turn not in dead:
-                dead.add(turn)
-                spreading.append(turn)
-    return [turn for turn in turns if turn in dead]
+        if q % 4096 == 0:
+            deadline.check()
+        for pair in combinations(sorted(around), 2):
+            if len(around) < 4:
+                blocks.append((q, pair))
+            else:
+                members.setdefault(pair, []).append(q)
+                if pair[0] in near[pair[1]]:
+                    blocks.append((q, _across(around, pair)))  # its turn through the pair is dead
+    blockers: dict[Pair, list[int]] = {}
+    while blocks:
+        q, pair = blocks.pop()
+        held = blockers.setdefault(pair, [])
+        if q in held or len(held) == 2:
+            continue
+        held.append(q)
+        # the nodes of four whose turn through the pair this makes dead: all but q when q is its
+        # first blocker; the first one when q is the second
+        if len(held) == 1:
+            dying = [m for m in members.get(pair, ()) if m != q]
+        else:
+            dying = [held[0]] if len(near[held[0]]) == 4 else []
+        blocks += [(m, _across(near[m], pair)) for m in dying]
+    return blockers
+
+
+def _across(around: frozenset[int], pair: Pair) -> Pair:
+    """A node of four neighbours: the two other than `pair`, which it turns through if it is cut from `pair`."""
+    a, b = sorted(around.difference(pair))
+    return a, b
+
+
+def _turning(
+    near: list[frozenset[int]], ends: Collection[int], blockers: dict[Pair, list[int]], deadline: Deadline
+) -> bytearray:
+    """Whether some turn through each node is dead: beside two neighbours, or beside a pair blocked by another node."""
+    turning = bytearray(len(near))
+    for p, around in enumerate(near):
+        if p % 4096 == 0:
+            deadline.check()
+        if p not in ends and any(not around.isdisjoint(near[a]) for a in around):
+            turning[p] = 1
+    for (a, b), held in blockers.items():
+        for p in near[a] & near[b]:
+            if p not in ends and (held[0] != p or len(held) > 1):
+                turning[p] = 1
+    return turning
 
 
 class Graph:
     """The puzzle's fixed data, numbered: nodes 0..n-1, edges 0..m-1, colours 0..k-1."""
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, deadline: Deadline = NEVER):
         self.puzzle = puzzle
         self.nodes: list[Node] = list(puzzle.nodes)
         index = {node: i for i, node in enumerate(self.nodes)}
@@ -147,19 +216,13 @@ class Graph:
         # paths may touch themselves: neighbours of one colour need not be joined, nor corners kept clear
         self.touch = puzzle.rules.touch
         self.rules = ALL & ~CORNER if self.touch else ALL  # the rules beyond degree, colour and loop that hold
-        self.dead_numbered = [] if self.touch else _dead_turns(self.near, terminals)  # (p, a, b) numbered
-        self.no_turn: list[dict[int, list[int]]] = [{} for _ in self.nodes]  # node -> in-neighbour -> edges then out
-        edge_to = [dict(a) for a in self.adjacent]  # node -> neighbour -> their edge
-        for i, ia, ib in self.dead_numbered:
-            no_turn = self.no_turn[i]
-            no_turn.setdefault(ia, []).append(edge_to[i][ib])
-            no_turn.setdefault(ib, []).append(edge_to[i][ia])
+        self.turns = DeadTurns(self.near, range(len(self.nodes)) if self.touch else terminals, deadline)
 
     @functools.cached_property
     def dead(self) -> list[Turn]:
         """The dead turns (`dead_turns`), by node names."""
         nodes = self.nodes
-        return [(nodes[p], nodes[a], nodes[b]) for p, a, b in self.dead_numbered]
+        return [(nodes[p], nodes[a], nodes[b]) for p, a, b in self.turns.listed()]
 
     def start(self) -> Partial:
         """Nothing decided but the endpoints' and hints' colours (not yet settled)."""
@@ -332,7 +395,8 @@ class Partial:
         """The degree, colour and loop rules, on queued nodes until the queue is empty."""
         queue, state, adjacent = self.queue, self.state, self.g.adjacent
         degree, free, need, colour, other = self.degree, self.free, self.g.need, self.colour, self.other
-        banned, no_turn, logging = self.banned, self.g.no_turn, self.log is not None
+        banned, logging = self.banned, self.log is not None
+        turning, is_dead = self.g.turns.turning, self.g.turns.is_dead
         turns, touch, dirty = self.allow & CORNER, self.g.touch, self.dirty
         while queue:
             i = queue.pop()
@@ -356,9 +420,9 @@ class Partial:
                     if not state[edge]:
                         self.join(edge)
             else:
-                if turns and degree[i] == 1 and (dead_after := no_turn[i]):
+                if turns and degree[i] == 1 and turning[i]:
                     entered = next(j for j, edge in adjacent[i] if state[edge] == IN)
-                    dead = [edge for edge in dead_after.get(entered, ()) if not state[edge]]
+                    dead = [edge for j, edge in undecided if not state[edge] and is_dead(i, entered, j)]
                     if dead:
                         for edge in dead:
                             self.cut(edge)  # the path cannot turn that way here

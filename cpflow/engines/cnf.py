@@ -146,10 +146,12 @@ def add_degrees(v: CnfVars) -> None:
             continue
         turns = v.turns_at[u]
         v.exactly_one(list(turns.values()), at_most=v.puzzle.rules.blanks)
+        through: dict[Node, list[int]] = {w: [] for w in steps}  # the turns that take each step
         for (a, b), var in turns.items():
             v.clauses += [[-var, steps[a]], [-var, steps[b]]]
-        for w, step in steps.items():
-            v.clauses.append([-step] + [var for (a, b), var in turns.items() if w in (a, b)])
+            through[a].append(var)
+            through[b].append(var)
+        v.clauses += [[-step, *through[w]] for w, step in steps.items()]
         if v.puzzle.rules.blanks:
             paints = [v.paint[u, k] for k in v.colours[u]]
             v.clauses += [[-paint, *turns.values()] for paint in paints]
