@@ -26,7 +26,7 @@ works out which cells touch.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 Cell = tuple[int, int]  # (row, col), e.g. (0, 2)
@@ -289,18 +289,21 @@ def _check_cells(allowed: set[Cell], cells: Iterable[Node], problem: str) -> Non
             raise ValueError(f"cell {cell} {problem}")
 
 
-def rings(puzzle: Puzzle, longest: int = 6) -> list[list[Node]]:
+def rings(puzzle: Puzzle, longest: int = 6) -> Iterator[list[Node]]:
     """Short cycles of the graph, each in order: triangles (hex boards) and the cells round
-    2x2 blocks (and 2x3, 3x2 ones when `longest` allows) of square boards."""
+    2x2 blocks (and 2x3, 3x2 ones when `longest` allows) of square boards. One at a time, for
+    a builder that looks at its deadline between them: a dense graph has millions of triangles."""
     near = {u: set(ns) for u, ns in puzzle.neighbours.items()}
-    found = [[u, v, w] for u, ns in near.items() for v in ns if u < v for w in ns & near[v] if v < w]
+    for u, ns in near.items():
+        for v in ns:
+            if u < v:
+                yield from ([u, v, w] for w in ns & near[v] if v < w)
     shapes = [shape for shape in BLOCKS if len(shape) <= longest]
     for r, c in puzzle.cells:
         for shape in shapes:
             ring: list[Node] = [(r + dr, c + dc) for dr, dc in shape]
             if all(b in near.get(a, ()) for a, b in zip(ring, ring[1:] + ring[:1], strict=True)):
-                found.append(ring)
-    return found
+                yield ring
 
 
 # Cells round a 2x2, 2x3 and 3x2 block, in ring order, as steps from the block's top-left cell.

@@ -30,7 +30,6 @@ can keep a `log` of each node it colours with the rule that coloured it (`Cause`
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from itertools import combinations
@@ -218,11 +217,10 @@ class Graph:
         self.rules = ALL & ~CORNER if self.touch else ALL  # the rules beyond degree, colour and loop that hold
         self.turns = DeadTurns(self.near, range(len(self.nodes)) if self.touch else terminals, deadline)
 
-    @functools.cached_property
-    def dead(self) -> list[Turn]:
-        """The dead turns (`dead_turns`), by node names."""
+    def dead(self, deadline: Deadline = NEVER) -> list[Turn]:
+        """The dead turns (`dead_turns`), by node names: for a model, which has a clause for each."""
         nodes = self.nodes
-        return [(nodes[p], nodes[a], nodes[b]) for p, a, b in self.turns.listed()]
+        return [(nodes[p], nodes[a], nodes[b]) for p, a, b in self.turns.listed(deadline)]
 
     def start(self) -> Partial:
         """Nothing decided but the endpoints' and hints' colours (not yet settled)."""

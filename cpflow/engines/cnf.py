@@ -61,6 +61,7 @@ class CnfVars:
                     self.joined[u, w] = self.pool.id(f"joined_{tag(u)}_{tag(w)}")
         for u in puzzle.nodes:
             if u not in self.owner:
+                deadline.check()  # a node of d neighbours has d(d-1)/2 turns
                 at = self.turns_at[u] = {}
                 for a, b in combinations(self.steps_from(u), 2):
                     at[a, b] = self.turn[u, a, b] = self.pool.id(f"turn_{tag(u)}_{tag(a)}_{tag(b)}")
@@ -223,6 +224,6 @@ def build(puzzle: Puzzle, deadline: Deadline = NEVER, root: Partial | None = Non
     add_colour_flow(v)
     add_no_self_touch(v)
     add_ring_limits(v)
-    add_fixed(v, root.g.dead if root else dead_turns(puzzle) if applies(puzzle) else [])
+    add_fixed(v, root.g.dead(deadline) if root else dead_turns(puzzle, deadline) if applies(puzzle) else [])
     add_play(v)
     return v

@@ -205,7 +205,7 @@ def build(
     model = cp_model.CpModel()
     fixed, colour_domains = root.decided() if root else ({}, domains(puzzle, deadline))
     v = LabelVars(model, puzzle, colour_domains, deadline, fixed)
-    dead = root.g.dead if root else dead_turns(puzzle) if applies(puzzle) else []
+    dead = root.g.dead(deadline) if root else dead_turns(puzzle, deadline) if applies(puzzle) else []
     if v.reason:
         model.add_bool_or([])  # the empty clause: proven unsolvable without search
         return model, v

@@ -92,6 +92,9 @@ class Engine:
     # 36x36 to 100x100 boards (models/memory.md) and rounded up, for the memory guard.
     bytes_per_node: int = 0
     bytes_per_node_colour: int = 0
+    # and per turn (a pair of a node's neighbours: 6 a square cell, 32,385 a node of 255), where
+    # the model has something for each (a clause, a ring, a variable): measured on cliques K_48, K_96
+    bytes_per_turn: int = 0
     exports: tuple[str, ...] = ()  # the model file suffixes `export` writes
     loads: tuple[str, ...] = ()  # modules the engine imports only when it needs them (see `warm`)
 
@@ -150,7 +153,9 @@ class Engine:
     def model_bytes(self, puzzle: Puzzle) -> int:
         """About how much memory building and solving the puzzle's model takes, at its peak."""
         nodes = len(puzzle.nodes)
-        return nodes * self.bytes_per_node + nodes * len(puzzle.colours) * self.bytes_per_node_colour
+        turns = sum(d * (d - 1) // 2 for d in map(len, puzzle.neighbours.values()))
+        per_node = nodes * self.bytes_per_node + nodes * len(puzzle.colours) * self.bytes_per_node_colour
+        return per_node + turns * self.bytes_per_turn
 
     def check_fits(self, puzzle: Puzzle) -> None:
         """ModelTooLarge, before anything is built, when the model would not fit in free memory."""
@@ -184,6 +189,7 @@ ENGINES = {
             workers=True,
             bytes_per_node=64_000,
             bytes_per_node_colour=160,  # the colour domains: a flood per colour, then a domain per label
+            bytes_per_turn=800,  # a dead turn's clause, a triangle's ring (650 measured)
             exports=CP_SAT_FILES,
             loads=("cpflow.engines.cpsat_solver", "cpflow.engines.label"),
         ),
@@ -244,6 +250,7 @@ ENGINES = {
                 front=True,
                 counts=True,
                 bytes_per_node_colour=8_000,
+                bytes_per_turn=1_600,  # a turn's variable and clauses (1,400 measured)
                 exports=SAT_FILES,
                 loads=("cpflow.engines.cnf", "pysat.solvers", "pysat.card"),
             )
@@ -429,6 +436,7 @@ def export(puzzle: Puzzle, path: str | Path, engine: str = DEFAULT) -> None:
         known = [(suffix, other) for other, e in ENGINES.items() for suffix in e.exports if name.endswith(suffix)]
         instead = f"; {known[0][0]} files come from engine {' or '.join(o for _, o in known)}" if known else ""
         raise CpflowError(f"engine {engine} writes {', '.join(entry.exports)} files{instead}")
+    entry.check_fits(puzzle)
     with outputs.together() as group, outputs.said_of(path):  # whole or not at all; else OutputError
         entry.backend().export(puzzle, group.path(path), **entry.options_for(puzzle))
 
