@@ -221,26 +221,44 @@ def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]
     start, end = puzzle.endpoints[colour]
     lanes = {node for node in puzzle.nodes if len(node) == 3}
     cells = sum(1 for node in puzzle.nodes if node not in lanes and colour_at.get(cell_of(node)) == colour)
-    path, best, budget, first = [start], [start], SEARCH_BUDGET, None
+    path, budget, first = [start], SEARCH_BUDGET, None
+    # each step's work is constant, whatever the path's length: the nodes on it as a set, its cells
+    # counted as it grows, and the longest so far kept as a chain of (node, the chain before it)
+    on, covered = {start}, 1
+    chains: list[tuple] = [(start, None)]
+    best, longest = chains[-1], 1
     options = [[n for n in puzzle.neighbours[start]]]
     while path and budget:
         budget -= 1
-        if path[-1] == end:
-            if sum(1 for node in path if node not in lanes) == cells:
-                return tuple(path)
-            first = first or tuple(path)
-            path.pop(), options.pop()
-            continue
-        if not options[-1]:
-            path.pop(), options.pop()
+        if path[-1] == end and covered == cells:
+            return tuple(path)
+        if path[-1] == end or not options[-1]:
+            first = first or (tuple(path) if path[-1] == end else None)
+            gone = path.pop()
+            on.discard(gone)
+            options.pop(), chains.pop()
+            covered -= gone not in lanes
             continue
         nxt = options[-1].pop()
-        if nxt in path or not (nxt in lanes or colour_at.get(cell_of(nxt)) == colour):
+        if nxt in on or not (nxt in lanes or colour_at.get(cell_of(nxt)) == colour):
             continue
         path.append(nxt)
+        on.add(nxt)
+        covered += nxt not in lanes
         options.append([n for n in puzzle.neighbours[nxt]])
-        best = max(best, path, key=len)
-    return first or tuple(best)
+        chains.append((nxt, chains[-1]))
+        if len(path) > longest:
+            best, longest = chains[-1], len(path)
+    return first or _unchained(best)
+
+
+def _unchained(chain: tuple | None) -> tuple[Node, ...]:
+    """The nodes of a chain (node, the chain before it), first to last."""
+    nodes = []
+    while chain is not None:
+        node, chain = chain
+        nodes.append(node)
+    return tuple(reversed(nodes))
 
 
 def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, Colour]:

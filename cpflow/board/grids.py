@@ -30,6 +30,7 @@ MAX_CELLS = 65_536  # e.g. 256 x 256; CP-SAT models beyond this do not fit in me
 EMPTY = {"classic": {"."}, "zero": {"0", "."}, "tokens": {".", "-", "0"}}
 HEADER = re.compile(r"\s*(\d+)\s+(\d+)\s*$")
 END = re.compile(r"\s*0+\s+0+\s*$")  # the stream's end mark, `0 0`
+REMARK = re.compile(r"#\s")  # a line above a classic grid that is not a row
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,8 @@ def _plain_grid(lines: list[str], source: str, empty: set[str]) -> Grid:
     numbered = [(n, line.rstrip()) for n, line in enumerate(lines, 1)]
     while numbered and not numbered[-1][1]:
         numbered.pop()
-    while numbered and (not numbered[0][1] or _is_remark(numbered[0][1])):
-        numbered.pop(0)
+    top = next((i for i, (_, line) in enumerate(numbered) if line and not _is_remark(line)), len(numbered))
+    numbered = numbered[top:]  # blank and remark lines above dropped at once, not one by one from the front
     if not numbered:
         raise PuzzleFormatError.whole(source, "no board in it, only remarks ('# ' lines)")
     _check_size(source, len(numbered[0][1]), len(numbered))
@@ -127,7 +128,7 @@ def _is_comment(line: str) -> bool:
 def _is_remark(line: str) -> bool:
     """A line above a classic or zero grid that is not a row: `#`, a space, then anything (as
     `solve --format text` writes its status line). No row has a space in it."""
-    return re.match(r"#\s", line) is not None
+    return REMARK.match(line) is not None
 
 
 def _character_row(row: str, width: int, source: str, n: int) -> list[Token]:

@@ -73,8 +73,9 @@ def parse_level(line: str, source: str, n: int = 1, name: str = "") -> Level:
         raise where.error(3, f"more than {len(COLOURS)} colours")
     touching = [w for w in walls if w[1] in lattice(shape, width, height, w[0])]
     wrapping = _wraps(width, height) if size["kind"] == "W_" else []
+    near, round_ = set(touching), set(wrapping)  # sets: a line may name a wall for every passage
     for wall in walls:
-        if wall not in touching and tuple(sorted(wall)) not in wrapping:
+        if wall not in near and tuple(sorted(wall)) not in round_:
             raise where.error(6, f"wall between cells {wall[0]} and {wall[1]}, which do not touch")
     closed = set(map(frozenset, walls))
     warps = [(a, b) for a, b in wrapping if a not in holes and b not in holes and frozenset((a, b)) not in closed]

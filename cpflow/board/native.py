@@ -25,6 +25,7 @@ from cpflow.errors import PuzzleFormatError
 HEADER = re.compile(r"\s*board\s+(\d+)\s*[xX]\s*(\d+)(?:\s+(square|hex))?\s*$")
 PAIRS = re.compile(r"\s*(walls|warps)\b(.*)$")
 PAIR = re.compile(r"(\d+),(\d+)\|(\d+),(\d+)")
+WORD = re.compile(r"\S+")
 EMPTY, HOLE, BRIDGE = ".", "#", "+"
 MARKS = (EMPTY, HOLE, BRIDGE)
 
@@ -80,9 +81,10 @@ def _board(lines: list[str], n: int, source: str) -> Written:
     n += 1 + height
     pairs: dict[str, list[tuple[Cell, Cell]]] = {"walls": [], "warps": []}
     while n < len(lines) and (pairs_line := PAIRS.match(lines[n])):
-        kind, rest = pairs_line.groups()
-        for item in rest.split():
-            pair, col = PAIR.fullmatch(item), lines[n].index(item) + 1
+        kind = pairs_line[1]
+        for word in WORD.finditer(lines[n], pairs_line.start(2)):
+            item, col = word[0], word.start() + 1  # where it stands, not where its text first appears
+            pair = PAIR.fullmatch(item)
             if not pair:
                 raise PuzzleFormatError(source, n + 1, col, f"{item!r} is not a pair of cells 'row,col|row,col'")
             row_a, col_a, row_b, col_b = (number(digits, source, n + 1, col) for digits in pair.groups())
