@@ -176,7 +176,7 @@ class Group:
         any work); written again, a target's earlier part is dropped."""
         target = Path(target)
         self.targets.add(str(target))
-        with _interrupts_held():  # the part is known to the group from the moment it exists
+        with interrupts_held():  # the part is known to the group from the moment it exists
             if target in self.parts:
                 _remove(self.parts.pop(target))
             self.parts[target] = part = Part(target)
@@ -200,7 +200,7 @@ class Group:
         puts back those already done (the module's docstring says exactly what is guaranteed)."""
         for part in self.parts.values():
             part.close()
-        with _interrupts_held():
+        with interrupts_held():
             done: list[tuple[Part, Path | None]] = []
             try:
                 for number, part in enumerate(self.parts.values()):
@@ -222,7 +222,7 @@ class Group:
     def discard(self) -> None:
         """Every part removed (nothing once the group has landed)."""
         if not self.landed:
-            with _interrupts_held():  # a second Ctrl-C does not leave parts behind
+            with interrupts_held():  # a second Ctrl-C does not leave parts behind
                 for part in self.parts.values():
                     _remove(part)
 
@@ -322,8 +322,9 @@ def _reason(error: OSError) -> str:
 
 
 @contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait (where POSIX allows) until the block ends, then come."""
+def interrupts_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait (where POSIX allows) until the block ends, then come: while files that go
+    together land, or while a pool's processes start (cpflow.workflows.batch)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return

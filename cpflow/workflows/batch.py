@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar, cast
@@ -19,6 +18,7 @@ from typing import Any, TypeVar, cast
 from cpflow.board.grid import Puzzle
 from cpflow.engines.registry import solve
 from cpflow.engines.result import SolveResult
+from cpflow.outputs import interrupts_held
 from cpflow.workflows.items import BUG, Failed, Where, guarded, name_of
 from cpflow.workflows.unique import Count, Uniqueness, count, uniqueness
 
@@ -196,24 +196,6 @@ def count_all(puzzles: Sequence[Puzzle], limit: int, where: Where | int = 1, **o
 def grade_all(puzzles: Sequence[Puzzle], where: Where | int = 1, time_limit: float | None = None) -> Iterator:
     """Each puzzle's hint chain graded (deduce.hints.Grade), in the order given."""
     return each(partial(_grade, time_limit=time_limit), puzzles, where)
-
-
-@contextmanager
-def interrupts_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait (where POSIX allows) while the block runs, then come: while processes
-    start, so that none takes either before it has its own way with them (files that go together
-    have their own, in cpflow.outputs). While processes start: a child forked
-    here keeps the parent's handlers until then, and the CLI's SIGTERM handler raises
-    KeyboardInterrupt (the parent ends its workers with SIGTERM as soon as Ctrl-C comes, perhaps
-    while one is still starting)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _leave_interrupts_to_the_parent(setup: Callable[[], object] | None = None) -> None:
