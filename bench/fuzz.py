@@ -202,7 +202,7 @@ def check_engine(puzzle: Puzzle, engine: str, expected: int, limit: int) -> Chec
 
 def _disagreements(expected: int, limit: int, solved, found, status, unique) -> tuple[str, ...]:
     """Where the engine's solve status, count and uniqueness verdict differ from brute force's count."""
-    from cpflow.engines.result import Status
+    from cpflow.results import Status
     from cpflow.workflows.unique import Verdict
 
     problems = []

@@ -17,8 +17,8 @@ from collections import Counter
 from pathlib import Path
 
 from cpflow.board.formats import load
-from cpflow.deduce.hints import GRADES
 from cpflow.workflows.batch import grade_all
+from cpflow.workflows.hints import GRADES
 from cpflow.workflows.items import Failed
 
 

@@ -2,7 +2,7 @@
 
 python bench/hints.py [zucker|variants|puzzles]...   (default: all three)
 
-For each puzzle: `cpflow hint --all` in-process (cpflow.deduce.hints.chain), every step
+For each puzzle: `cpflow hint --all` in-process (cpflow.workflows.hints.chain), every step
 checked against the stored solution where the file carries one (level files, the
 project's .solution.txt), and the steps per kind of rule, the grade and the seconds.
 Then the totals per set: steps per rule, puzzles needing a what if or a guess.
@@ -46,8 +46,8 @@ def table(rows: list[dict], columns: list[str]) -> None:
 
 def main() -> None:
     from cpflow.board.formats import load_with_solutions
-    from cpflow.deduce.hints import SOLVED, chain, grade
     from cpflow.deduce.steps import KINDS
+    from cpflow.workflows.hints import SOLVED, chain, grade
 
     bad = 0
     for name in sys.argv[1:] or ["puzzles", "zucker", "variants"]:

@@ -33,8 +33,8 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=1300)
     args = parser.parse_args()
     from cpflow.board.formats import load
+    from cpflow.clock import NEVER
     from cpflow.engines import cnf, sat
-    from cpflow.engines.deadline import NEVER
 
     variants = {
         "turns and ring limits (kept)": (cnf.add_degrees, cnf.add_ring_limits),

@@ -1,8 +1,9 @@
 """cpflow: a Flow Free / Numberlink solver built on OR-Tools CP-SAT, for every kind of board.
 
-Parts (faces -> workflows -> engines and deduce -> board: engines start from the rules, hints check
-themselves with engines)
+Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
 - errors: every error kind, each with its exit code, HTTP status and one line
+- clock: deadlines (a time limit that model building keeps; called off by an event)
+- results: the one result type every engine returns (Status, SolveResult)
 - outputs: every file written whole or not at all, a group together, never over an input
 - board/: the vocabulary, no solver and no printing
   - grid: the puzzle as a graph (Puzzle, Solution, Node, Cell; shapes, holes, walls,
@@ -12,17 +13,17 @@ themselves with engines)
     game's level lines), native (cpflow's board text), graphjson (JSON graphs)
   - verify: the rules, checked independently of every engine
   - geometry: where cells stand in a drawing (square and hexagonal)
-- deduce/: the rules every solution obeys (rules), the short search (search), the
-  player's next step (steps, sentences) and hints checked against a solution (hints)
+- deduce/: the rules every solution obeys (rules), the short search (search, compiled: its C
+  core), the player's next step (steps, sentences)
 - engines/: registry (the entries, declared as data; the Backend protocol; the one place
-  the front end runs and answers are verified), front (forced moves first), result, prune,
+  the front end runs and answers are verified), front (forced moves first), prune,
   cpsat (label and circuit formulations), ilp, mip (running CBC and HiGHS under a
   deadline), cnf and sat (the SAT engines), children (child processes and scratch folders
-  that never outlive a request), deadline, closest, why
+  that never outlive a request), closest, why
 - workflows/: unique (proofs and counts), generate, compare, batch (here or on a process
   pool), items (where a batch runs, an item's failure), cluster (batches on Dask: the
   `dask` extra, imported only with --cluster), inputs, streams, records (the JSON records
-  of answers), unsolvable
+  of answers), unsolvable, hints (hints checked against a solution)
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
   (pictures to files), terminal (the board in colour in a terminal)
 - vision/: screenshot import with OpenCV (the `vision` extra, imported only by `cpflow
@@ -41,8 +42,8 @@ themselves with engines)
 from cpflow.board.formats import load, parse, parse_solution, picture
 from cpflow.board.grid import Cell, Colour, Puzzle, Solution
 from cpflow.board.verify import is_solution, violations
-from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
+from cpflow.results import SolveResult, Status
 
 __all__ = [
     "Cell",

@@ -14,7 +14,7 @@ from conftest import PUZZLES
 from cpflow.board.formats import load
 from cpflow.cli import app
 from cpflow.engines import registry
-from cpflow.engines.result import Status
+from cpflow.results import Status
 from cpflow.workflows import batch
 from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.compare import Attempt, attempt

@@ -17,7 +17,7 @@ from cpflow.board.formats import load, picture
 from cpflow.board.grid import Puzzle
 from cpflow.deduce.rules import dead_turns
 from cpflow.engines import registry
-from cpflow.engines.result import Status
+from cpflow.results import Status
 from cpflow.workflows.unique import Verdict, count, uniqueness
 
 HEADROOM = 100  # frames of stack allowed above the caller's, whatever the board's size

@@ -26,7 +26,7 @@ from cpflow.board.grid import Solution
 from cpflow.board.verify import violations
 from cpflow.cli import app
 from cpflow.engines import registry
-from cpflow.engines.result import Status
+from cpflow.results import Status
 from cpflow.workflows import cluster
 from cpflow.workflows.batch import Failed, Where, each, uniqueness_all
 from cpflow.workflows.compare import Attempt, attempt

@@ -17,12 +17,12 @@ from conftest import PUZZLES, ZUCKER, board, project_puzzles, variant_levels
 from cpflow.board.formats import load
 from cpflow.board.grid import Puzzle, Rules
 from cpflow.board.verify import violations
+from cpflow.clock import Deadline, OutOfTime
 from cpflow.deduce import compiled, search
-from cpflow.deduce.rules import Contradiction, applies
-from cpflow.deduce.search import Exhausted, Search
+from cpflow.deduce.rules import Contradiction, Exhausted, applies
+from cpflow.deduce.search import Search
 from cpflow.engines import registry
-from cpflow.engines.deadline import Deadline, OutOfTime
-from cpflow.engines.result import Status
+from cpflow.results import Status
 
 if compiled._core is None and os.environ.get("CPFLOW_REQUIRE_CORE"):  # CI (.ci/run) must test the core
     pytest.fail("the compiled core was not built (no C compiler or no Python headers?)", pytrace=False)

@@ -9,8 +9,8 @@ from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
 from cpflow.engines import circuit, cpsat
 from cpflow.engines.registry import DEFAULT, available, solve
-from cpflow.engines.result import Status
 from cpflow.errors import EngineUnavailable
+from cpflow.results import Status
 
 # Every engine of the registry faces the same tests.
 VARIANTS = available()
@@ -134,7 +134,7 @@ def test_the_time_limit_counts_building_the_model(engine):
 
 
 def test_a_deadline_says_what_is_left_and_raises_once_past():
-    from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
+    from cpflow.clock import NEVER, Deadline, OutOfTime
 
     assert NEVER.left() is None
     NEVER.check()

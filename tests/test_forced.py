@@ -17,10 +17,10 @@ from conftest import PUZZLES, board, project_puzzles
 from cpflow.board.formats import load, parse_solution
 from cpflow.board.grid import Rules, differ
 from cpflow.board.verify import violations
-from cpflow.deduce.rules import IN, NONE, Contradiction, Graph, dead_turns
-from cpflow.deduce.search import Exhausted, solutions
+from cpflow.deduce.rules import IN, NONE, Contradiction, Exhausted, Graph, dead_turns
+from cpflow.deduce.search import solutions
 from cpflow.engines import front, registry
-from cpflow.engines.result import Status
+from cpflow.results import Status
 
 TINY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 

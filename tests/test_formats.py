@@ -11,8 +11,8 @@ from cpflow.board.formats import MAX_CELLS, load, load_solution, parse, parse_so
 from cpflow.board.grid import Puzzle
 from cpflow.board.verify import violations
 from cpflow.engines.registry import solve
-from cpflow.engines.result import Status
 from cpflow.errors import PuzzleFormatError
+from cpflow.results import Status
 
 CLASSIC = "R.G\n...\nR.G\n"
 

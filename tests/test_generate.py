@@ -199,7 +199,7 @@ def test_a_touch_proof_puzzle_is_unique_also_when_paths_may_touch_themselves():
 
 @pytest.mark.parametrize("grade", ["easy", "medium"])
 def test_generate_makes_puzzles_of_the_grade_asked_as_their_hint_chain_grades_them(grade):
-    from cpflow.deduce.hints import graded
+    from cpflow.workflows.hints import graded
 
     for made in generate_many(Order(plain(9, 9), default_colours(9, 9), grade=grade), 2, seed=4):
         summary = graded(made.puzzle)

@@ -13,11 +13,11 @@ import pytest
 from conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
 from cpflow.board.formats import load, load_solution, load_with_solutions
 from cpflow.board.grid import cell_of
-from cpflow.deduce import hints as hinting
-from cpflow.deduce.hints import MISTAKE, SOLVED, STEP, UNSOLVABLE, chain, grade, hint
 from cpflow.deduce.steps import KINDS, Step
-from cpflow.engines.result import Status
 from cpflow.errors import InvalidSolution
+from cpflow.results import Status
+from cpflow.workflows import hints as hinting
+from cpflow.workflows.hints import MISTAKE, SOLVED, STEP, UNSOLVABLE, chain, grade, hint
 
 SMALL = sorted(p for p in PUZZLES.glob("gen_1[024]x*.txt") if not p.name.endswith(".solution.txt"))
 

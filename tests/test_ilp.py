@@ -9,9 +9,9 @@ import pytest
 from conftest import LARGE, ZUCKER, board, cells, needs_zucker, project_puzzles
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
-from cpflow.engines.deadline import Deadline, OutOfTime
-from cpflow.engines.result import Status
+from cpflow.clock import Deadline, OutOfTime
 from cpflow.errors import CpflowError, EngineUnavailable
+from cpflow.results import Status
 
 ilp = pytest.importorskip("cpflow.engines.ilp", reason="the ilp engine needs pulp")
 import pulp  # noqa: E402  (only after cpflow.engines.ilp, which loads ortools before pulp loads highspy)

@@ -337,8 +337,8 @@ def test_ctrl_c_stops_a_highs_solve_at_once():
 
 
 def test_a_forked_solver_is_killed_at_the_deadline(tmp_path):
+    from cpflow.clock import Deadline
     from cpflow.engines import children
-    from cpflow.engines.deadline import Deadline
 
     pid_file = tmp_path / "pid"
 

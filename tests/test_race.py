@@ -17,14 +17,14 @@ from conftest import PUZZLES
 from cpflow.board.formats import load, parse_solution
 from cpflow.board.grid import Rules, Solution, differ
 from cpflow.board.verify import violations
+from cpflow.clock import Deadline, OutOfTime
 from cpflow.deduce import compiled
-from cpflow.deduce.rules import Contradiction
-from cpflow.deduce.search import Exhausted, Search
+from cpflow.deduce.rules import Contradiction, Exhausted
+from cpflow.deduce.search import Search
 from cpflow.engines import front, registry
-from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.race import spend
-from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import InvalidSolution
+from cpflow.results import SolveResult, Status
 
 TINY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 

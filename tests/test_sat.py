@@ -21,8 +21,8 @@ from cpflow.board.grid import Rules, tag
 from cpflow.board.verify import violations
 from cpflow.cli import app
 from cpflow.engines import registry
-from cpflow.engines.result import Status
 from cpflow.errors import EngineUnavailable, EngineUnsupported
+from cpflow.results import Status
 
 pytest.importorskip("pysat", reason="the sat extra is not installed (pip install 'cpflow[sat]')")
 
@@ -69,8 +69,8 @@ def test_the_clauses_alone_solve_the_project_puzzles(path):
 
 
 def test_loops_in_answers_are_cut_and_every_solution_is_still_counted():
+    from cpflow.clock import NEVER
     from cpflow.engines import cnf, sat
-    from cpflow.engines.deadline import NEVER
 
     puzzle = replace(board(ROOMY), rules=Rules(touch=True))
     found, finished, stats = sat.search(cnf.build(puzzle), sat.DEFAULT, 10_000, (), NEVER)

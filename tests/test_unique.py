@@ -135,8 +135,8 @@ def test_count_cli_exact_capped_and_json(tmp_path):
 
 
 def test_a_count_the_time_limit_cuts_short_reports_the_solutions_found_so_far(monkeypatch):
+    from cpflow.clock import OutOfTime
     from cpflow.engines import front
-    from cpflow.engines.deadline import OutOfTime
 
     puzzle = board(
         """

@@ -17,8 +17,8 @@ from cpflow.board.grid import Puzzle, Rules, Solution, lattice
 from cpflow.board.verify import violations
 from cpflow.cli import app
 from cpflow.engines.registry import DEFAULT, available, count, solve
-from cpflow.engines.result import Status
 from cpflow.errors import PuzzleFormatError
+from cpflow.results import Status
 from cpflow.workflows.unique import Verdict, uniqueness
 
 runner = CliRunner()

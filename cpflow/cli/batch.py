@@ -43,7 +43,7 @@ from cpflow.cli.options import (
 from cpflow.cli.progress import answered, failed_exit, summary_line, with_progress
 from cpflow.cli.reading import each_batch, where
 from cpflow.cli.writers import Pictures, Writer, writer
-from cpflow.engines.result import Status
+from cpflow.results import Status
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.items import Failed
 

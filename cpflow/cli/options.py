@@ -34,7 +34,7 @@ class ColourMode(enum.StrEnum):
 
 
 class GradeName(enum.StrEnum):
-    """The grades of cpflow.deduce.hints.GRADES (spelt here: importing hints costs start-up time)."""
+    """The grades of cpflow.workflows.hints.GRADES (spelt here: importing hints costs start-up time)."""
 
     easy = "easy"
     medium = "medium"

@@ -104,7 +104,7 @@ def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
 def show_hints(play: Puzzle, every: bool, shown: Writer, time_limit: float | None) -> int:
     """Print the next hint (with `every`, the whole chain and its grade); the exit code of the first
     hint (of the last, with `every`)."""
-    from cpflow.deduce.hints import Hint, chain, grade  # imported by this command alone (start-up time)
+    from cpflow.workflows.hints import Hint, chain, grade  # imported by this command alone (start-up time)
 
     given: list[Hint] = []
     for found in chain(play, time_limit):

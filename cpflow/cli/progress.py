@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from cpflow.cli.lines import stderr
-from cpflow.engines.result import Status
+from cpflow.results import Status
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.items import Failed
 

@@ -27,7 +27,7 @@ from cpflow import outputs
 from cpflow.board.formats import picture
 from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
 from cpflow.cli.lines import say
-from cpflow.engines.result import SolveResult, Status
+from cpflow.results import SolveResult, Status
 from cpflow.workflows import records
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.unique import Count, Uniqueness, Verdict
@@ -35,7 +35,7 @@ from cpflow.workflows.unique import Count, Uniqueness, Verdict
 if TYPE_CHECKING:  # hints, repairs and rich are imported only by the commands that use them (start-up time)
     from rich.console import Console
 
-    from cpflow.deduce.hints import Grade, Hint
+    from cpflow.workflows.hints import Grade, Hint
     from cpflow.workflows.repair import Fixed
 
 
@@ -190,7 +190,7 @@ class Text(Writer):
 
     def hinted(self, found: Hint, number: int | None = None) -> None:
         from cpflow.deduce import sentences
-        from cpflow.deduce.hints import MISTAKE, STEP, UNKNOWN
+        from cpflow.workflows.hints import MISTAKE, STEP, UNKNOWN
 
         step, head = found.step, f"{number}. " if number else ""
         if step:

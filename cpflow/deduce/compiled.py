@@ -14,9 +14,8 @@ from array import array
 from collections.abc import Iterator
 
 from cpflow.board.grid import MAX_NEIGHBOURS, Puzzle, Solution
-from cpflow.deduce.rules import NONE, Contradiction, Graph, Partial, applies
-from cpflow.deduce.search import Exhausted
-from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
+from cpflow.clock import NEVER, Deadline, OutOfTime
+from cpflow.deduce.rules import NONE, Contradiction, Exhausted, Graph, Partial, applies
 
 try:
     from cpflow.deduce import _core  # type: ignore[attr-defined]

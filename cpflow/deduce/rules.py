@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
-from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.clock import NEVER, Deadline
 
 UNDECIDED, IN, OUT = 0, 1, 2  # an edge's state
 NONE = -1  # a node's colour before it is known
@@ -53,6 +53,14 @@ class Contradiction(Exception):
     def __init__(self, rule: str = "", nodes: tuple[int, ...] = (), colour: int = NONE):
         super().__init__(rule)
         self.rule, self.nodes, self.colour = rule, nodes, colour
+
+
+class Exhausted(Exception):
+    """A search ran out of branches; `root` is the settled start, for a model to begin from."""
+
+    def __init__(self, root: Partial):
+        super().__init__("search budget exhausted")
+        self.root = root
 
 
 @dataclass(frozen=True)

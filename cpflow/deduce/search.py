@@ -17,19 +17,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, TypeAlias
 
 from cpflow.board.grid import Puzzle, Solution
-from cpflow.deduce.rules import Contradiction, Graph, Partial
-from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.clock import NEVER, Deadline
+from cpflow.deduce.rules import Contradiction, Exhausted, Graph, Partial
 
 if TYPE_CHECKING:
     from cpflow.deduce.compiled import CompiledSearch
-
-
-class Exhausted(Exception):
-    """The search ran out of branches; `root` is the settled start."""
-
-    def __init__(self, root: Partial):
-        super().__init__("search budget exhausted")
-        self.root = root
 
 
 def solutions(puzzle: Puzzle, budget: int, deadline: Deadline = NEVER, in_c: bool = True) -> Iterator[Solution]:
@@ -41,7 +33,7 @@ def solutions(puzzle: Puzzle, budget: int, deadline: Deadline = NEVER, in_c: boo
 def start(puzzle: Puzzle, deadline: Deadline = NEVER, in_c: bool = True) -> Search | CompiledSearch:
     """The search with its start settled, in C when the core takes the board (and `in_c`), else in
     Python; Contradiction when settling the start proves there is no solution."""
-    from cpflow.deduce import compiled  # it imports this module's Exhausted
+    from cpflow.deduce import compiled  # only when asked: it loads the C core
 
     if in_c and compiled.takes(puzzle):
         return compiled.CompiledSearch(puzzle, deadline)

@@ -16,7 +16,7 @@ coloured more (`DEEPER`, within a budget of settles). When that fails too, the s
 guess: a cell and the colour `known`, a solution the play extends, gives it.
 
 Every rule holds in every solution, so a step holds in every solution that extends the
-play; the caller checks it against `known` all the same (cpflow.deduce.hints).
+play; the caller checks it against `known` all the same (cpflow.workflows.hints).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.clock import NEVER, Deadline
 from cpflow.errors import SolverFailed
 
 T = TypeVar("T")

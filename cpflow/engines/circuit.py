@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, tag
 from cpflow.board.paths import walk
+from cpflow.clock import NEVER, Deadline
 from cpflow.deduce.rules import Partial
 from cpflow.engines.cp_model import cp_model
-from cpflow.engines.deadline import NEVER, Deadline
 from cpflow.engines.prune import domains, impossibility
 
 # Freeing the model and the search once they are stopped takes up to about this long per

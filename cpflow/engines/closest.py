@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
-from cpflow.engines.deadline import Deadline, OutOfTime
-from cpflow.engines.result import Status
+from cpflow.clock import Deadline, OutOfTime
+from cpflow.results import Status
 
 
 @dataclass(frozen=True)

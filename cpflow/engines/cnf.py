@@ -20,8 +20,8 @@ from pysat.formula import IDPool
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import reach, walk
+from cpflow.clock import NEVER, Deadline
 from cpflow.deduce.rules import Partial, applies, dead_turns
-from cpflow.engines.deadline import NEVER, Deadline
 from cpflow.engines.prune import domains, impossibility
 
 Clause = list[int]  # DIMACS literals, e.g. [3, -7]: variable 3 true or variable 7 false

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cpflow.board.grid import Puzzle, Solution
+from cpflow.clock import NEVER, Deadline, OutOfTime
 from cpflow.deduce.rules import Partial
-from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
-from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import CpflowError
+from cpflow.results import SolveResult, Status
 
 FORMULATIONS = {"label": "cpflow.engines.label", "circuit": "cpflow.engines.circuit"}  # model -> module
 DEFAULT = "label"

@@ -11,11 +11,11 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from cpflow.board.grid import Puzzle, Solution
+from cpflow.clock import Deadline
 from cpflow.engines.cp_model import cp_model
-from cpflow.engines.deadline import Deadline
 from cpflow.engines.race import spend
-from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import SolverFailed
+from cpflow.results import SolveResult, Status
 
 STATUS = {
     cp_model.OPTIMAL: Status.SOLVED,

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cpflow.board.grid import Puzzle, Solution, differ
+from cpflow.clock import Deadline, OutOfTime
 from cpflow.deduce import compiled
-from cpflow.deduce.rules import Contradiction, Partial, settles
-from cpflow.deduce.search import Exhausted, solutions, start
-from cpflow.engines.deadline import Deadline, OutOfTime
-from cpflow.engines.result import SolveResult, Status
+from cpflow.deduce.rules import Contradiction, Exhausted, Partial, settles
+from cpflow.deduce.search import solutions, start
+from cpflow.results import SolveResult, Status
 
 if TYPE_CHECKING:
     from cpflow.deduce.search import Searching

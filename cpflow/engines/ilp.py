@@ -23,12 +23,12 @@ import pulp
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import reach, walk
+from cpflow.clock import NEVER, Deadline, OutOfTime
 from cpflow.deduce.rules import Partial
 from cpflow.engines import mip
-from cpflow.engines.deadline import NEVER, Deadline, OutOfTime
 from cpflow.engines.prune import domains, impossibility
-from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import CpflowError, EngineUnavailable, SolverFailed
+from cpflow.results import SolveResult, Status
 
 Value = Callable[[pulp.LpVariable], float]  # the value a solved model gives a variable
 MIP_SOLVERS = ("cbc", "highs")

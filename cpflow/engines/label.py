@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, rings, tag
 from cpflow.board.paths import walk
+from cpflow.clock import NEVER, Deadline
 from cpflow.deduce.rules import Partial, applies, dead_turns
 from cpflow.engines.cp_model import cp_model
-from cpflow.engines.deadline import NEVER, Deadline
 from cpflow.engines.prune import domains, impossibility
 
 

@@ -24,8 +24,8 @@ import ortools.sat.python.cp_model_helper  # noqa: F401, I001
 import pulp
 from pulp import mps_lp
 
+from cpflow.clock import Deadline
 from cpflow.engines import children
-from cpflow.engines.deadline import Deadline
 
 # HiGHS's model statuses as PuLP's HiGHS maps them; any other is a stop (a limit, an interrupt),
 # with a solution or without one (PuLP would read one of zeros).

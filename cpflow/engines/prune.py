@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cpflow.board.grid import Colour, Node, Puzzle, describe
 from cpflow.board.paths import reach
-from cpflow.engines.deadline import NEVER, Deadline
+from cpflow.clock import NEVER, Deadline
 
 
 def domains(puzzle: Puzzle, deadline: Deadline = NEVER) -> dict[Colour, frozenset[Node]]:

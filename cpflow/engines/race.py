@@ -8,7 +8,7 @@ while the engine builds its model and while it solves. The Python search would s
 engine's Python down, so it runs in the engine's waits instead: while it waits for its
 solver (CP-SAT lets go of the interpreter while it searches), the engine gives the search
 slices of its waiting time (`spend`). When the search answers, the engine's deadlines are
-called off (cpflow.engines.deadline.stopped_by) and it stops within a slice; when the
+called off (cpflow.clock.stopped_by) and it stops within a slice; when the
 engine answers, the search's thread is stopped and joined before the solve returns:
 nothing of the race outlives it. Only an engine that waits so (`Engine.races`) is raced.
 """
@@ -21,9 +21,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from cpflow.board.grid import Solution
-from cpflow.engines.deadline import Deadline, OutOfTime, stopped_by
+from cpflow.clock import Deadline, OutOfTime, stopped_by
 from cpflow.engines.front import answer, first_new
-from cpflow.engines.result import SolveResult, Status
+from cpflow.results import SolveResult, Status
 
 if TYPE_CHECKING:
     from cpflow.deduce.search import Searching

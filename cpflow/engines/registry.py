@@ -26,12 +26,12 @@ from typing import Protocol
 from cpflow import outputs
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.board.verify import violations
+from cpflow.clock import Deadline, OutOfTime
 from cpflow.deduce.rules import Partial
 from cpflow.engines import front
-from cpflow.engines.deadline import Deadline, OutOfTime
 from cpflow.engines.race import Rival, beside
-from cpflow.engines.result import SolveResult, Status
 from cpflow.errors import CpflowError, EngineUnavailable, EngineUnsupported, InvalidSolution, ModelTooLarge
+from cpflow.results import SolveResult, Status
 
 
 class Backend(Protocol):

@@ -20,10 +20,10 @@ from functools import partial
 from pathlib import Path
 
 from cpflow.board.grid import Puzzle, Solution
+from cpflow.clock import Deadline, OutOfTime
 from cpflow.deduce.rules import Partial
 from cpflow.engines import children
-from cpflow.engines.deadline import Deadline, OutOfTime
-from cpflow.engines.result import SolveResult, Status
+from cpflow.results import SolveResult, Status
 
 DEFAULT = "cadical195"
 GRACE = 0.25  # seconds past the deadline before the child is killed: time to send what it found

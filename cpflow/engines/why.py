@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, tag
 from cpflow.board.paths import walk
 from cpflow.board.verify import violations
-from cpflow.engines.deadline import Deadline
+from cpflow.clock import Deadline
 from cpflow.errors import InvalidSolution
 
 Requirement = tuple[str, Colour | Node]  # ("connect", colour) or ("cover", node)

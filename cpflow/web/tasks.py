@@ -78,7 +78,7 @@ def solve(ask: dict, limits: Limits) -> dict:
 
 def unique(ask: dict, limits: Limits) -> dict:
     """`cpflow unique --format json`'s record; with `draw`, the solutions side by side, differences marked."""
-    from cpflow.engines.result import Status
+    from cpflow.results import Status
     from cpflow.workflows.unique import Verdict, uniqueness
 
     puzzle = _puzzle(ask, limits)
@@ -146,7 +146,7 @@ def render(ask: dict, limits: Limits) -> dict:
 def hint(ask: dict, limits: Limits) -> dict:
     """`cpflow hint --format json`'s record for the puzzle and its play; with `all`, every hint
     to the end (`hints`) and the summary (`summary`)."""
-    from cpflow.deduce.hints import chain, grade
+    from cpflow.workflows.hints import chain, grade
 
     puzzle = _puzzle(ask, limits)
     if ask.get("play"):
@@ -171,7 +171,7 @@ def fix(ask: dict, limits: Limits) -> dict:
 
 def timed_out(ask: dict, limits: Limits, kind: str, seconds: float) -> dict:
     """What a solve, unique or count answers when its job was stopped after its time limit: unknown."""
-    from cpflow.engines.result import SolveResult, Status
+    from cpflow.results import SolveResult, Status
     from cpflow.workflows.unique import Count, Uniqueness, Verdict
 
     puzzle = _puzzle(ask, limits)

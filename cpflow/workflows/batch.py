@@ -17,8 +17,8 @@ from typing import Any, TypeVar, cast
 
 from cpflow.board.grid import Puzzle
 from cpflow.engines.registry import solve
-from cpflow.engines.result import SolveResult
 from cpflow.outputs import interrupts_held
+from cpflow.results import SolveResult
 from cpflow.workflows.items import BUG, Failed, Where, guarded, name_of
 from cpflow.workflows.unique import Count, Uniqueness, count, uniqueness
 
@@ -221,6 +221,6 @@ def _count(puzzle: Puzzle, limit: int, options: dict) -> Count:
 
 
 def _grade(puzzle: Puzzle, time_limit: float | None):
-    from cpflow.deduce.hints import graded  # only grading needs the hint chain (start-up time)
+    from cpflow.workflows.hints import graded  # only grading needs the hint chain (start-up time)
 
     return graded(puzzle, time_limit)

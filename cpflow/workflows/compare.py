@@ -19,7 +19,7 @@ from typing import Any
 from cpflow.board.grid import Puzzle
 from cpflow.engines import registry
 from cpflow.engines.registry import solve
-from cpflow.engines.result import SolveResult, Status
+from cpflow.results import SolveResult, Status
 from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.inputs import Entry
 

@@ -231,7 +231,7 @@ def generate(order: Order, board: Puzzle, rng: Random, tries: int = TRIES) -> Ge
 
 def _grade(puzzle: Puzzle, solution: Solution) -> str | None:
     """The grade of a puzzle's hint chain (deduce.hints), from its solution."""
-    from cpflow.deduce.hints import graded
+    from cpflow.workflows.hints import graded
 
     return graded(puzzle, known=solution).grade
 

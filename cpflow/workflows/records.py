@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 from cpflow.board.formats import drawn_paths, rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
-from cpflow.engines.result import SolveResult
+from cpflow.results import SolveResult
 from cpflow.workflows.unique import Count, Uniqueness
 
 if TYPE_CHECKING:  # only hints, explanations and repairs carry these, and `cpflow solve` need not import them
-    from cpflow.deduce.hints import Grade, Hint
     from cpflow.engines.why import Why
+    from cpflow.workflows.hints import Grade, Hint
     from cpflow.workflows.repair import Fixed
 
 

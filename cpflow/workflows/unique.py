@@ -17,7 +17,7 @@ from itertools import pairwise
 from cpflow.board.grid import Cell, Node, Puzzle, Solution, cell_of, differ
 from cpflow.engines import registry
 from cpflow.engines.registry import solve
-from cpflow.engines.result import Status
+from cpflow.results import Status
 
 
 class Verdict(enum.StrEnum):

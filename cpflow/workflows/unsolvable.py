@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cpflow.board.grid import Puzzle
-from cpflow.engines.result import Status
 from cpflow.engines.why import Why, why
+from cpflow.results import Status
 
 SECONDS = 10  # the most an explanation may take after the verdict
 

@@ -22,9 +22,9 @@ from cpflow.board.verify import violations
 from cpflow.deduce import sentences
 from cpflow.deduce.rules import applies
 from cpflow.deduce.steps import KINDS, Step, conflict, next_step, with_step
-from cpflow.engines.result import Status
 from cpflow.engines.why import Why
 from cpflow.errors import InvalidSolution, RulesUnsupported
+from cpflow.results import Status
 
 STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
 GRADES = ("easy", "medium", "hard", "expert")  # rules alone; what ifs of depth 1; deeper what ifs; a guess
