@@ -46,7 +46,7 @@ def table(rows: list[dict], columns: list[str]) -> None:
 
 def main() -> None:
     from cpflow.board.formats import load_with_solutions
-    from cpflow.deduce.steps import KINDS
+    from cpflow.deduce.steps import STEP_KINDS
     from cpflow.workflows.hints import SOLVED, chain, grade
 
     bad = 0
@@ -75,7 +75,7 @@ def main() -> None:
                 {
                     "puzzle": path.stem,
                     "kind": puzzle.shape + ("" if puzzle.is_plain() else " variant"),
-                    **{kind: summary.kinds[kind] for kind in KINDS},
+                    **{kind: summary.kinds[kind] for kind in STEP_KINDS},
                     "grade": summary.grade,
                     "end": "solved" if ended else hints[-1].status,
                     "wrong": wrong,
@@ -83,7 +83,7 @@ def main() -> None:
                 }
             )
         print(f"\n## {name}: {len(rows)} puzzles")
-        table(rows, ["puzzle", "kind", *KINDS, "grade", "end", "wrong", "seconds"])
+        table(rows, ["puzzle", "kind", *STEP_KINDS, "grade", "end", "wrong", "seconds"])
         print(f"total {sum(r['seconds'] for r in rows):.2f} s, worst {max(r['seconds'] for r in rows):.2f} s")
         print(f"steps per rule: {dict(totals)}; puzzles needing a what if: {hard['what if']}, a guess: {hard['guess']}")
     sys.exit(1 if bad else 0)

@@ -106,12 +106,13 @@ def measures(found: list[tuple[Puzzle, Solution]], touch: bool) -> list[str]:
 def simple_share(puzzle: Puzzle) -> float:
     """The share of cells between endpoints that degree, colour and loop alone colour from the bare puzzle."""
     from cpflow.deduce.rules import NONE, Contradiction, Graph
+    from cpflow.deduce.settle import settle
 
     g = Graph(puzzle)
     p = g.start()
     p.allow, p.queue = 0, list(range(len(g.nodes)))
     try:
-        p.settle(reach=False)
+        settle(p, reach=False)
     except Contradiction:
         return 0.0
     ends = {i for pair in g.pairs for i in pair}

@@ -19,6 +19,7 @@ from cpflow.board.grid import Rules, differ
 from cpflow.board.verify import violations
 from cpflow.deduce.rules import IN, NONE, Contradiction, Exhausted, Graph, dead_turns
 from cpflow.deduce.search import solutions
+from cpflow.deduce.settle import settle
 from cpflow.engines import front, registry
 from cpflow.results import Status
 
@@ -41,7 +42,7 @@ def test_what_settles_holds_in_every_solution(puzzle, touch):
     g = Graph(puzzle)
     root = g.start()
     try:
-        root.settle()
+        settle(root)
     except Contradiction:
         assert known == []
         return
@@ -91,7 +92,7 @@ def test_what_settles_on_the_project_puzzles_agrees_with_their_solutions(path):
     (puzzle,) = load(path)
     stored = parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())
     root = Graph(puzzle).start()
-    root.settle()
+    settle(root)
     edges, domains = root.decided()
     assert all((frozenset(pair) in steps(stored)) == on for pair, on in edges.items())
     assert all(node in domains[colour] for node, colour in stored.colour_of().items())
@@ -108,7 +109,7 @@ def test_a_board_that_needs_branches_is_handed_over_settled_in_part():
 def test_forced_moves_alone_solve_an_easy_board_and_prove_it_unique():
     (puzzle,) = load(PUZZLES / "starter_9x9.txt")
     root = Graph(puzzle).start()
-    root.settle()
+    settle(root)
     assert root.is_complete()
     assert violations(puzzle, root.solution()) == []
     assert len(list(solutions(puzzle, budget=0))) == 1

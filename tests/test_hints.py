@@ -13,7 +13,7 @@ import pytest
 from conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
 from cpflow.board.formats import load, load_solution, load_with_solutions
 from cpflow.board.grid import cell_of
-from cpflow.deduce.steps import KINDS, Step
+from cpflow.deduce.steps import STEP_KINDS, Step
 from cpflow.errors import InvalidSolution
 from cpflow.results import Status
 from cpflow.workflows import hints as hinting
@@ -125,7 +125,7 @@ def test_the_grade_counts_every_step_by_kind_and_names_the_deepest_reasoning(pat
     found = list(chain(load(path)[0]))
     summary = grade(found)
     assert summary.steps == len(found) - 1 and summary.end == SOLVED
-    assert set(summary.kinds) == set(KINDS)
+    assert set(summary.kinds) == set(STEP_KINDS)
     steps = [h.step for h in found if h.step]
     assert summary.what_ifs == sum(step.kind == "what if" for step in steps)
     assert summary.depth == max((step.depth for step in steps), default=0)
@@ -142,7 +142,7 @@ def test_cli_json_step_has_the_documented_fields_and_its_play_extends_to_the_sol
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert set(record) >= {"status", "rule", "colour", "cells", "because", "reason", "play"}
-    assert record["status"] == "step" and record["rule"] in KINDS
+    assert record["status"] == "step" and record["rule"] in STEP_KINDS
     colour_of = {cell_of(node): c for node, c in solution.colour_of().items()}
     assert all(colour_of[tuple(cell)] == record["colour"] for cell in record["cells"])
     assert record["play"][record["cells"][0][0]][record["cells"][0][1]] == record["colour"]
@@ -156,7 +156,7 @@ def test_cli_all_prints_one_object_a_line_then_the_summary(tmp_path):
     summary = lines[-1]
     assert summary["status"] == "summary" and lines[-2]["status"] == "solved"
     assert sum(summary["steps"].values()) == len(lines) - 2
-    assert summary["steps"] == {kind: sum(line.get("rule") == kind for line in lines) for kind in KINDS}
+    assert summary["steps"] == {kind: sum(line.get("rule") == kind for line in lines) for kind in STEP_KINDS}
     assert summary["what_if"] == summary["steps"]["what if"] and summary["guesses"] == summary["steps"]["guess"]
     assert summary["grade"] in ("easy", "medium", "hard", "expert")
     assert summary["depth"] == max((line.get("depth", 0) for line in lines), default=0)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from cpflow.board.grid import MAX_NEIGHBOURS, Puzzle, Solution
 from cpflow.clock import NEVER, Deadline, OutOfTime
 from cpflow.deduce.rules import NONE, Contradiction, Exhausted, Graph, Partial, applies
+from cpflow.deduce.settle import settle
 
 try:
     from cpflow.deduce import _core  # type: ignore[attr-defined]
@@ -71,7 +72,7 @@ class CompiledSearch:
         """`root`, settled in Python the first time it is asked for; OutOfTime at the deadline."""
         if self.settled is None:
             root = Graph(self.puzzle).start()
-            root.settle(deadline=deadline)
+            settle(root, deadline=deadline)
             self.settled = root
         return self.settled
 

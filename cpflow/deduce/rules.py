@@ -1,18 +1,21 @@
 """Forced moves: what every solution must contain, deduced without search (models/forced.md).
 
-A `Partial` solution records, on the puzzle's graph, each edge's state (undecided, on a
-path, or out) and each node's colour (or none yet). Edges on paths form chains; each
-chain end knows the chain's other end. `settle` applies these rules until none applies:
+A `Partial` solution records, on the puzzle's graph (`Graph`), each edge's state (undecided,
+on a path, or out) and each node's colour (or none yet). Edges on paths form chains; each
+chain end knows the chain's other end. Its moves (`join`, `cut`, `paint`, `ban`) keep it
+consistent, and `settle` (cpflow.deduce.settle) applies the rules until none applies; the
+rules' names, flags and sentences are rows of the rule book (cpflow.deduce.rulebook):
 - degree: an endpoint has one path edge, any other node two; when the undecided edges
-  are just enough they are all in, when none are needed they are all out;
+  are just enough they are all in, when none are needed they are all out (branch: no
+  node takes more);
 - colour: an edge on a path joins one colour; two neighbours of one colour are
-  consecutive (no path touches itself), so their edge is in, and neighbours of two
+  consecutive (touch: no path touches itself), so their edge is in, and neighbours of two
   colours are not joined;
 - loop: an edge joining a chain's two ends is out;
 - corner: a node beside both neighbours a path turns through cannot join that path, and
-  a turn that would force such nodes to turn on until one cannot is never taken
-  (`dead_turns`, found once per board);
-- chambers: an uncoloured region that only one colour's chains border takes that colour,
+  a turn that would force such nodes to turn on until one cannot is never taken (dead
+  turn: cpflow.deduce.turns, found once per board);
+- chamber: an uncoloured region that only one colour's chains border takes that colour,
   one no colour borders is a dead end;
 - reach: a colour's endpoints must still meet through nodes it may take, and a node no
   colour can reach is a dead end; a node only one colour reaches takes it.
@@ -24,27 +27,22 @@ touch themselves (`--allow-touch`), the rest still hold without the corner rule 
 joining neighbours of one colour (`Graph.touch`); `settles` says whether a board can be settled.
 
 For explaining (cpflow.deduce.steps), a partial solution can be limited to the simpler
-rules (`allow`: degree, colour and loop always, corner, chamber and reach by choice) and
-can keep a `log` of each node it colours with the rule that coloured it (`Cause`).
+rules (`allow`: the flags of the rules beyond the first ones) and can keep a `log` of each
+node it colours with the rule that coloured it (`Cause`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from itertools import combinations
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
 from cpflow.clock import NEVER, Deadline
+from cpflow.deduce.rulebook import ALL, CORNER
+from cpflow.deduce.turns import DeadTurns
 
 UNDECIDED, IN, OUT = 0, 1, 2  # an edge's state
 NONE = -1  # a node's colour before it is known
 Turn = tuple[Node, Node, Node]  # (p, a, b): a path through a, p, b, a < b; e.g. ((1, 1), (0, 1), (1, 2))
-
-
-CORNER, CHAMBER, REACH = 1, 2, 4  # the rules a partial solution may `allow` beyond degree, colour and loop
-ALL = CORNER | CHAMBER | REACH
-RULES = ("degree", "colour", "loop", "corner", "dead turn", "chamber", "reach")  # the rules' names
 
 
 class Contradiction(Exception):
@@ -86,115 +84,13 @@ def settles(puzzle: Puzzle) -> bool:
 
 
 def dead_turns(puzzle: Puzzle, deadline: Deadline = NEVER) -> list[Turn]:
-    """Turns no path can take, as (p, a, b): a path through a, p, b. Every node q beside both a
-    and b cannot join that path (the corner rule); q, not an endpoint, must then take two of
-    its other edges. With one other edge left it cannot; with exactly two left it turns
-    through them, and the turn is dead when that turn is. On a rectangle this follows a
-    diagonal to an endpoint or to the board's edge, where the turns are dead. Deadness is
-    spread from the turns dead outright, one turn at a time (no recursion: a diagonal is as
-    long as the board), so only a finite chain proves a turn dead; a cycle of turns proves nothing."""
+    """Turns no path can take (cpflow.deduce.turns), as (p, a, b), by node names: a path through
+    a, p, b. For a model, which has a clause for each."""
     nodes = list(puzzle.nodes)
     index = {node: i for i, node in enumerate(nodes)}
     near = [frozenset(index[other] for other in puzzle.neighbours[node]) for node in nodes]
     ends = {index[node] for node in puzzle.endpoint_colour()}
     return [(nodes[p], nodes[a], nodes[b]) for p, a, b in DeadTurns(near, ends, deadline).listed(deadline)]
-
-
-Pair = tuple[int, int]  # two numbered nodes, the smaller first, e.g. (3, 7)
-
-
-class DeadTurns:
-    """The dead turns (`dead_turns`) of a numbered board, held in room linear in its edges: a
-    list of turns grows with the square of a node's degree (a hub of 10,000 neighbours has 50
-    million). A turn (p, a, b) is dead when a and b are neighbours, or when a node q other
-    than p, beside both and no endpoint, `blocks` the pair a, b: cut from a and b, q cannot
-    turn through its other edges, having fewer than two, or two whose turn is dead in turn.
-    Only nodes of two to four neighbours block, six pairs each at most; a pair keeps two of
-    its blockers, enough to find one other than any p. `near[i]`: node i's neighbours."""
-
-    def __init__(self, near: list[frozenset[int]], ends: Collection[int], deadline: Deadline = NEVER):
-        self.near, self.ends = near, ends
-        self.blockers = _blockers(near, ends, deadline)
-        self.turning = _turning(near, ends, self.blockers, deadline)  # 1: some turn through the node is dead
-
-    def is_dead(self, p: int, a: int, b: int) -> bool:
-        """Whether no path can turn at p (no endpoint) through its neighbours a and b."""
-        if a in self.near[b]:
-            return True
-        held = self.blockers.get((a, b) if a < b else (b, a))
-        return held is not None and (held[0] != p or len(held) > 1)
-
-    def listed(self, deadline: Deadline = NEVER) -> list[tuple[int, int, int]]:
-        """Every dead turn (p, a, b), a < b, in order: those between neighbours, then those of
-        blocked pairs, each found from what makes it dead (not by trying every turn)."""
-        near, ends, found = self.near, self.ends, []
-        for p, dead in enumerate(self.turning):
-            if dead:
-                deadline.check()
-                found += [(p, a, b) for a in near[p] for b in near[p] & near[a] if a < b]
-        for (a, b), held in self.blockers.items():
-            if b not in near[a]:
-                deadline.check()
-                found += [(p, a, b) for p in near[a] & near[b] if p not in ends and (held[0] != p or len(held) > 1)]
-        return sorted(found)
-
-
-def _blockers(near: list[frozenset[int]], ends: Collection[int], deadline: Deadline) -> dict[Pair, list[int]]:
-    """Each blocked pair's blockers, two at most: a node of two or three neighbours blocks
-    every pair of them; one of four blocks a pair when its turn through the other two is dead,
-    between neighbours or blocked by another node in turn (spread through a worklist)."""
-    members: dict[Pair, list[int]] = {}  # a pair -> the nodes of four neighbours beside both, no endpoints
-    blocks: list[tuple[int, Pair]] = []  # (q, pair): q blocks the pair, to be recorded
-    for q, around in enumerate(near):
-        if q in ends or not 2 <= len(around) <= 4:
-            continue
-        if q % 4096 == 0:
-            deadline.check()
-        for pair in combinations(sorted(around), 2):
-            if len(around) < 4:
-                blocks.append((q, pair))
-            else:
-                members.setdefault(pair, []).append(q)
-                if pair[0] in near[pair[1]]:
-                    blocks.append((q, _across(around, pair)))  # its turn through the pair is dead
-    blockers: dict[Pair, list[int]] = {}
-    while blocks:
-        q, pair = blocks.pop()
-        held = blockers.setdefault(pair, [])
-        if q in held or len(held) == 2:
-            continue
-        held.append(q)
-        # the nodes of four whose turn through the pair this makes dead: all but q when q is its
-        # first blocker; the first one when q is the second
-        if len(held) == 1:
-            dying = [m for m in members.get(pair, ()) if m != q]
-        else:
-            dying = [held[0]] if len(near[held[0]]) == 4 else []
-        blocks += [(m, _across(near[m], pair)) for m in dying]
-    return blockers
-
-
-def _across(around: frozenset[int], pair: Pair) -> Pair:
-    """A node of four neighbours: the two other than `pair`, which it turns through if it is cut from `pair`."""
-    a, b = sorted(around.difference(pair))
-    return a, b
-
-
-def _turning(
-    near: list[frozenset[int]], ends: Collection[int], blockers: dict[Pair, list[int]], deadline: Deadline
-) -> bytearray:
-    """Whether some turn through each node is dead: beside two neighbours, or beside a pair blocked by another node."""
-    turning = bytearray(len(near))
-    for p, around in enumerate(near):
-        if p % 4096 == 0:
-            deadline.check()
-        if p not in ends and any(not around.isdisjoint(near[a]) for a in around):
-            turning[p] = 1
-    for (a, b), held in blockers.items():
-        for p in near[a] & near[b]:
-            if p not in ends and (held[0] != p or len(held) > 1):
-                turning[p] = 1
-    return turning
 
 
 class Graph:
@@ -382,161 +278,6 @@ class Partial:
                         raise Contradiction("corner", (j,), c)
                     colour[j] = c
                     stack.append(j)
-
-    # -- rules ---------------------------------------------------------------
-
-    def settle(self, reach: bool = True, deadline: Deadline = NEVER) -> None:
-        """Apply the rules until none applies; Contradiction if one finds no way on, OutOfTime once
-        the deadline has passed (looked at between floods: a board of thousands of colours takes
-        minutes of them). Without `reach`, the reach rule (a flood per colour, the costliest) is left out."""
-        while True:
-            deadline.check()
-            self._local()
-            if not (self.allow & CHAMBER and self._regions()) and not (
-                reach and self.allow & REACH and self._reach(deadline)
-            ):
-                return
-
-    def _local(self) -> None:
-        """The degree, colour and loop rules, on queued nodes until the queue is empty."""
-        queue, state, adjacent = self.queue, self.state, self.g.adjacent
-        degree, free, need, colour, other = self.degree, self.free, self.g.need, self.colour, self.other
-        banned, logging = self.banned, self.log is not None
-        turning, is_dead = self.g.turns.turning, self.g.turns.is_dead
-        turns, touch, dirty = self.allow & CORNER, self.g.touch, self.dirty
-        while queue:
-            i = queue.pop()
-            if dirty is not None:
-                dirty.add(i)
-            if not free[i]:
-                if degree[i] < need[i]:
-                    raise Contradiction("degree", (i,), colour[i])
-                continue
-            undecided = [(j, edge) for j, edge in adjacent[i] if not state[edge]]
-            short = need[i] - degree[i]
-            if short == 0:
-                for _, edge in undecided:
-                    self.cut(edge)
-            elif short > len(undecided):
-                raise Contradiction("degree", (i,), colour[i])
-            elif short == len(undecided):
-                if logging:
-                    self.why = Cause("degree", (i,))
-                for _, edge in undecided:
-                    if not state[edge]:
-                        self.join(edge)
-            else:
-                if turns and degree[i] == 1 and turning[i]:
-                    entered = next(j for j, edge in adjacent[i] if state[edge] == IN)
-                    dead = [edge for j, edge in undecided if not state[edge] and is_dead(i, entered, j)]
-                    if dead:
-                        for edge in dead:
-                            self.cut(edge)  # the path cannot turn that way here
-                        continue
-                if logging:
-                    self.why = Cause("colour", (i,))
-                ci, end = colour[i], other[i] if degree[i] else -1
-                for j, edge in undecided:
-                    if state[edge]:
-                        continue
-                    cj = colour[j]
-                    if ci != NONE and cj != NONE:
-                        if ci != cj:
-                            self.cut(edge)
-                        elif not touch:
-                            self.join(edge)
-                            break  # i changed: look again
-                    elif j == end:
-                        self.cut(edge)
-                    elif (cj != NONE and banned[i] >> cj & 1) or (ci != NONE and banned[j] >> ci & 1):
-                        self.cut(edge)  # joining would give a node a colour it cannot take
-
-    def _regions(self) -> bool:
-        """The chamber rule; whether it coloured anything (then settle again). Only the regions
-        within or beside a node looked at since it last held (`dirty`) can have changed, and a
-        region's flood stops at its second colour: nothing follows from it then."""
-        g, colour, state = self.g, self.colour, self.state
-        adjacent, degree, need = g.adjacent, self.degree, g.need
-        painted = False
-        mark = [0] * len(g.nodes)  # uncoloured nodes: the flood that reached them (from 1)
-        if self.dirty is None:
-            starts: Iterable[int] = range(len(g.nodes))
-        else:
-            starts = {j for i in self.dirty for j in g.near[i]} | self.dirty
-        self.dirty = set()
-        flood = 0
-        for start in starts:
-            if colour[start] != NONE or mark[start]:
-                continue
-            flood += 1
-            region, stack, border = [start], [start], set[int]()
-            mark[start] = flood
-            while stack:
-                i = stack.pop()
-                for j, edge in adjacent[i]:
-                    if state[edge] == OUT:
-                        continue
-                    cj = colour[j]
-                    if cj == NONE:
-                        if not mark[j]:
-                            mark[j] = flood
-                            region.append(j)
-                            stack.append(j)
-                        elif mark[j] != flood:
-                            border.update((-1, -2))  # an earlier flood's region, which stopped at two colours
-                    elif degree[j] < need[j]:
-                        border.add(cj)
-                if len(border) > 1:
-                    break
-            if not border:
-                raise Contradiction("chamber", tuple(region))  # no path can reach these nodes
-            if len(border) == 1:
-                c = border.pop()
-                self.why = Cause("chamber", tuple(region))
-                for i in region:
-                    self.paint(i, c)
-                painted = True
-        return painted
-
-    def _reach(self, deadline: Deadline = NEVER) -> bool:
-        """Each open colour's endpoints meet through nodes it may take; a node only one colour
-        reaches takes it. Keeps each colour's reach in `self.reach`."""
-        g, colour, state, other, banned = self.g, self.colour, self.state, self.other, self.banned
-        adjacent = g.adjacent
-        reached = [0] * len(g.nodes)  # uncoloured nodes: how many colours reach them
-        last = [NONE] * len(g.nodes)
-        self.reach = []
-        for c, (a, b) in enumerate(g.pairs):
-            if other[a] == b:
-                self.reach.append(set())
-                continue  # done
-            deadline.check()
-            seen, stack = {a}, [a]
-            while stack:
-                i = stack.pop()
-                for j, edge in adjacent[i]:
-                    if j in seen or state[edge] == OUT:
-                        continue
-                    if colour[j] == c or (colour[j] == NONE and not banned[j] >> c & 1):
-                        seen.add(j)
-                        stack.append(j)
-            if b not in seen:
-                raise Contradiction("reach", (a, b), c)  # the colour's endpoints cannot meet
-            self.reach.append(seen)
-            for i in seen:
-                if colour[i] == NONE:
-                    reached[i] += 1
-                    last[i] = c
-        painted = False
-        for i in range(len(g.nodes)):
-            if colour[i] == NONE:
-                if not reached[i]:
-                    raise Contradiction("reach", (i,))
-                if reached[i] == 1:
-                    self.why = Cause("reach", (i, *g.pairs[last[i]]))
-                    self.paint(i, last[i])
-                    painted = True
-        return painted
 
     # -- reading -------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Depth-first search over forced moves: the front end every CP-SAT solve starts with.
 
-`solutions(puzzle)` settles the board (cpflow.deduce.rules), then branches on the first
+`solutions(puzzle)` settles the board (cpflow.deduce.settle), then branches on the first
 undecided edge in reading order along the board's diagonals (from the top left corner,
 as the Go search of thomasahle/numberlink does): the edge in, or out. The two branches
 share no solution, so the search counts exactly. Each branch settles again.
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from cpflow.board.grid import Puzzle, Solution
 from cpflow.clock import NEVER, Deadline
 from cpflow.deduce.rules import Contradiction, Exhausted, Graph, Partial
+from cpflow.deduce.settle import settle
 
 if TYPE_CHECKING:
     from cpflow.deduce.compiled import CompiledSearch
@@ -49,7 +50,7 @@ class Search:
         """Settle the start: Contradiction when that proves there is no solution."""
         deadline.check()
         self.root = Graph(puzzle).start()
-        self.root.settle(deadline=deadline)
+        settle(self.root, deadline=deadline)
         self.stack = [self.root]
         self.branches = 0
 
@@ -61,7 +62,7 @@ class Search:
             p = stack[-1]
             if p is not root and p.queue:
                 try:
-                    p.settle(reach=False)  # the reach rule costs more than it saves here (models/forced.md)
+                    settle(p, reach=False)  # the reach rule costs more than it saves here (models/forced.md)
                 except Contradiction:
                     stack.pop()
                     continue

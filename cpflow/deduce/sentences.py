@@ -1,5 +1,7 @@
 """Steps and contradictions in words a player understands: "B's only way out of r1c1 is down."
 
+What a rule's step and its contradiction say are its row's templates in the rule book
+(cpflow.deduce.rulebook); what ifs, guesses and why a puzzle has no solution are said here.
 Cells are written `r3c5` (row 3, column 5, counted from 1 at the top left), as Sudoku
 helpers write them; a bridge's lane is its cell.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cpflow.board.grid import Node, Puzzle, cell_of
+from cpflow.deduce.rulebook import RULE
 from cpflow.deduce.steps import Assumption, Conflict, Step
 
 DIRECTIONS = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
@@ -44,29 +47,17 @@ def step_sentence(puzzle: Puzzle, step: Step) -> str:
             f"No rule decides the next cell on its own. Try {step.colour} at {at(step.cells[0])}: "
             "it leads to the solution."
         )
-    colour, first = step.colour, step.cells[0]
-    if step.rule == "degree":
-        said = _degree(puzzle, step)
-    elif step.rule == "chamber":
-        said = f"Only {colour} can get into the empty cells at {cells(step.cells)}, so {colour} fills them."
-    elif step.rule == "reach":
-        said = f"Only {colour} can still reach {at(first)}: every other colour is walled off from it."
+    if step.origin is not None:
+        said = _from(puzzle, step, step.origin)
     else:
-        said = f"{colour} must take {cells(step.cells)}."
-    if step.kind == "corner":
-        said += " The other ways would make a path touch itself at a corner."
-    elif step.kind == "chamber" and step.rule != "chamber":
-        said += " The other ways would cut empty cells off from every colour."
-    elif step.kind == "reach" and step.rule != "reach":
-        said += " The other ways would cut a colour off from its other end."
-    return said
+        said = RULE[step.rule].step.format(colour=step.colour, cells=cells(step.cells), cell=at(step.cells[0]))
+    return said + (RULE[step.kind].aside if step.kind != step.rule else "")
 
 
-def _degree(puzzle: Puzzle, step: Step) -> str:
-    """A node with just enough ways left: a path end's one way on, or a cell's two open sides."""
-    colour, origin = step.colour, step.origin
-    if origin is None:
-        return f"{colour} has only one way on: through {cells(step.cells)}."
+def _from(puzzle: Puzzle, step: Step, origin: Node) -> str:
+    """A node with just enough ways left (the degree rule at `origin`): a path end's one way on, or
+    a cell's two open sides."""
+    colour = step.colour
     if origin in step.cells:
         return f"{at(origin)} has only two open sides, so the path through it is {colour}'s."
     whose = "out of" if origin in puzzle.endpoint_colour() else "on from"
@@ -104,18 +95,13 @@ def _chain(a: Assumption) -> str:
 def contradiction(a: Conflict) -> str:
     """What went wrong when a colour was assumed, as the end of a sentence."""
     where = cells(a.nodes) if a.nodes else "the board"
-    who = a.broken or "a path"
-    return {
-        "degree": f"{where} would be a dead end",
-        "branch": f"a path would fork at {where}",
-        "loop": f"a path would close into a loop at {where}",
-        "colour": f"two colours would meet on one path at {where}",
-        "touch": f"{who} would touch itself at {where}",
-        "corner": f"{who} would touch itself at a corner near {where}",
-        "chamber": f"the empty cells at {where} would be cut off from every colour",
-        "reach": f"{who} could no longer reach its other end" if a.broken else f"no colour could reach {where}",
-        "what if": f"every colour at {where} would in turn lead to a contradiction",
-    }.get(a.rule, f"the rules meet a contradiction at {where}")
+    rule = RULE.get(a.rule)
+    if rule and rule.broken:
+        said = rule.unnamed if rule.unnamed and not a.broken else rule.broken
+        return said.format(where=where, who=a.broken or "a path")
+    if a.rule == "what if":
+        return f"every colour at {where} would in turn lead to a contradiction"
+    return f"the rules meet a contradiction at {where}"
 
 
 def mistake_sentence(wrong: Sequence[Node], met: Conflict | None) -> str:

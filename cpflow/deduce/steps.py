@@ -26,12 +26,25 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, cell_of
-from cpflow.deduce.rules import ALL, CHAMBER, CORNER, GIVEN, NONE, REACH, Cause, Contradiction, Graph, Partial
+from cpflow.deduce.rulebook import ALL, REACH, RULES
+from cpflow.deduce.rules import GIVEN, NONE, Cause, Contradiction, Graph, Partial
+from cpflow.deduce.settle import settle
 
-LADDER = (("degree", 0), ("corner", CORNER), ("chamber", CORNER | CHAMBER), ("reach", ALL))  # name, rules allowed
+
+def _ladder() -> tuple[tuple[str, int], ...]:
+    """The rule book's rungs: the first rule, then each rule of a new flag, in the book's order, allowing
+    the flags so far: (("degree", 0), ("corner", CORNER), ("chamber", CORNER | CHAMBER), ("reach", ALL))."""
+    rungs: list[tuple[str, int]] = []
+    for rule in RULES:
+        if not rungs or rule.flag & ~rungs[-1][1]:
+            rungs.append((rule.name, (rungs[-1][1] if rungs else 0) | rule.flag))
+    return tuple(rungs)
+
+
+LADDER = _ladder()  # (name, rules allowed): each rung one rule more than the last
 WHAT_IF = ((1, 0), (1, ALL), (2, ALL))  # (depth, rules) an assumption is followed with, the simpler first
 DEEPER = 80_000_000  # settles x nodes^2 a step's what ifs of depth 2 may take (about 2 s), then it is a guess
-KINDS = tuple(name for name, _ in LADDER) + ("what if", "guess")  # every kind of step, simplest first
+STEP_KINDS = tuple(name for name, _ in LADDER) + ("what if", "guess")  # every kind of step, simplest first
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,7 @@ class Assumption:
 
 @dataclass(frozen=True)
 class Step:
-    """Cells a rule colours: `kind` (a name of KINDS), `rule` (the rule that coloured them; for
+    """Cells a rule colours: `kind` (a name of STEP_KINDS), `rule` (the rule that coloured them; for
     a what if, the rule that met the contradiction), the colour, the cells, the nodes the
     rule looked at, and for a what if each other colour's assumption."""
 
@@ -74,6 +87,13 @@ class Step:
     because: tuple[Node, ...]
     origin: Node | None = None  # the node the rule was applied at (a path end, a cell with two open sides)
     assumptions: tuple[Assumption, ...] = ()
+
+    @property
+    def by(self) -> str | None:
+        """The rule that coloured the cells when the kind does not name it: a simpler rule the kind's
+        own cleared the way for, or the rule a what if's contradictions met. None on the ladder's first
+        rung, whose rules act together."""
+        return self.rule if self.kind not in (self.rule, LADDER[0][0]) else None
 
     @property
     def depth(self) -> int:
@@ -90,12 +110,12 @@ def next_step(puzzle: Puzzle, known: Solution) -> Step | None:
         return None
     for kind, allow in LADDER:
         p = _kept(base, allow)
-        p.settle(reach=bool(allow & REACH))
+        settle(p, reach=bool(allow & REACH))
         step = _first_colouring(p, base.colour, kind)
         if step:
             return step
     settled = _kept(base, ALL)
-    settled.settle()
+    settle(settled)
     return _what_if(settled, known) or _guess(settled, known)
 
 
@@ -244,7 +264,7 @@ def _assume(
     p.allow, p.log = allow, []
     try:
         move(p)
-        p.settle(reach=bool(allow & REACH))
+        settle(p, reach=bool(allow & REACH))
         if depth < 2 or not _deepen(p, budget if budget is not None else [_settles(g)]):
             return None
     except Contradiction as met:
@@ -287,7 +307,7 @@ def _deepen(p: Partial, budget: list[int]) -> bool:
                 trial.allow = ALL
                 try:
                     trial.paint(i, c)
-                    trial.settle()
+                    settle(trial)
                     kept.append(c)
                 except Contradiction:
                     pass
@@ -296,7 +316,7 @@ def _deepen(p: Partial, budget: list[int]) -> bool:
             if len(kept) == 1:
                 p.why = _DEEP
                 p.paint(i, kept[0])
-                p.settle()
+                settle(p)
                 break
             if not kept:
                 p.why = _DEEP
@@ -328,7 +348,7 @@ def conflict(puzzle: Puzzle) -> Conflict | None:
     """The contradiction every rule together meets on the play, if they meet one."""
     p = Graph(puzzle).start()
     try:
-        p.settle()
+        settle(p)
     except Contradiction as met:
         return Conflict.of(p.g, met)
     return None

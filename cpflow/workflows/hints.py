@@ -20,14 +20,14 @@ from dataclasses import dataclass, replace
 from cpflow.board.grid import Node, Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.deduce import sentences
+from cpflow.deduce.rulebook import GRADES
 from cpflow.deduce.rules import applies
-from cpflow.deduce.steps import KINDS, Step, conflict, next_step, with_step
+from cpflow.deduce.steps import STEP_KINDS, Step, conflict, next_step, with_step
 from cpflow.engines.why import Why
 from cpflow.errors import InvalidSolution, RulesUnsupported
 from cpflow.results import Status
 
 STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
-GRADES = ("easy", "medium", "hard", "expert")  # rules alone; what ifs of depth 1; deeper what ifs; a guess
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,8 @@ class Hint:
 
 @dataclass(frozen=True)
 class Grade:
-    """A chain summed up: steps of each kind (KINDS order), the deepest what if, and the grade
-    (GRADES): easy when the rules alone finish it, medium with what ifs of depth 1, hard with
+    """A chain summed up: steps of each kind (STEP_KINDS order), the deepest what if, and the grade
+    (rulebook.GRADES): easy when the rules alone finish it, medium with what ifs of depth 1, hard with
     deeper ones, expert when it needs a guess."""
 
     kinds: dict[str, int]
@@ -140,7 +140,7 @@ def grade(hints: Sequence[Hint], seconds: float = 0.0) -> Grade:
     depth = max((step.depth for step in steps), default=0)
     end = hints[-1].status if hints else SOLVED
     name = GRADES[3 if counted["guess"] else min(depth, 2)] if end == SOLVED else None
-    return Grade({kind: counted[kind] for kind in KINDS}, depth, name, end, seconds)
+    return Grade({kind: counted[kind] for kind in STEP_KINDS}, depth, name, end, seconds)
 
 
 def graded(play: Puzzle, time_limit: float | None = None, known: Solution | None = None) -> Grade:

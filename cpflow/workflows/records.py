@@ -77,8 +77,8 @@ def hinted(found: Hint) -> dict:
             "cells": _cells(step.cells),
             "because": _cells(step.because),
         }
-        if step.kind != step.rule and step.kind in ("what if", "corner", "chamber", "reach"):
-            record["by"] = step.rule
+        if step.by is not None:
+            record["by"] = step.by
         if step.assumptions:
             record["depth"] = step.depth
             record["assumptions"] = [
