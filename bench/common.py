@@ -32,7 +32,7 @@ def boards(folder: str) -> list:
 def time_puzzles(paths: list[Path], progress: bool = False, **options) -> list[dict]:
     """One row per puzzle: size, colours, build/solve/total seconds, status (printed as it goes if asked)."""
     from cpflow.board.formats import load
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
 
     warm()
     rows = []
@@ -59,10 +59,10 @@ def time_puzzles(paths: list[Path], progress: bool = False, **options) -> list[d
 
 def warm() -> None:
     """Import what solving may load (OR-Tools and the models), so no puzzle's time includes it."""
-    from cpflow.engines import registry
+    from cpflow.engines import catalog
 
     for name in ("cpsat", "cpsat-circuit"):
-        registry.warm(name)
+        catalog.warm(name)
 
 
 def time_command(args: list[str], repeat: int) -> tuple[list[float], int]:

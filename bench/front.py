@@ -5,7 +5,7 @@ side by side in one run, and how many boards the front end answered with no mode
 python bench/front.py [--sets zucker,variants] [--engines cpsat,cpsat-circuit,ilp-cbc,...]
                       [--time-limit 60]
 
-Every answer passes the verifier (the registry's); in-process, imports left out.
+Every answer passes the verifier (the pipeline's); in-process, imports left out.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ def main() -> None:
     parser.add_argument("--engines", default=None, help="default: every engine installed")
     parser.add_argument("--time-limit", type=float, default=60.0)
     args = parser.parse_args()
-    from cpflow.engines import registry
+    from cpflow.engines import catalog, pipeline
 
-    engines = args.engines.split(",") if args.engines else registry.available()
+    engines = args.engines.split(",") if args.engines else catalog.available()
     for name in engines:
-        registry.warm(name)
+        catalog.warm(name)
     print("| set | engine | alone s | unknown | after the front end s | unknown | answered by it | x |")
     print("|---|---|---|---|---|---|---|---|")
     for folder in args.sets.split(","):
         found = boards(folder)
         for engine in engines:
-            runs = {forced: run(registry, found, engine, forced, args.time_limit) for forced in (False, True)}
+            runs = {forced: run(pipeline, found, engine, forced, args.time_limit) for forced in (False, True)}
             (alone, lost_alone, _), (fronted, lost, by_front) = runs[False], runs[True]
             print(
                 f"| {folder} ({len(found)}) | {engine} | {alone:.2f} | {lost_alone} | {fronted:.2f} | "
@@ -41,12 +41,12 @@ def main() -> None:
             )
 
 
-def run(registry, puzzles, engine: str, forced: bool, time_limit: float) -> tuple[float, int, int]:
+def run(pipeline, puzzles, engine: str, forced: bool, time_limit: float) -> tuple[float, int, int]:
     """Total seconds, boards left unknown, boards the front end answered alone."""
     total, unknown, by_front = 0.0, 0, 0
     for puzzle in puzzles:
         began = time.perf_counter()
-        result = registry.solve(puzzle, engine, time_limit=time_limit, forced=forced)
+        result = pipeline.solve(puzzle, engine, time_limit=time_limit, forced=forced)
         total += time.perf_counter() - began
         unknown += result.status.value == "unknown"
         by_front += result.stats.get("by") == "forced moves"

@@ -7,7 +7,7 @@ rules on two in five, the Numberlink readings `--allow-touch` and `--allow-blank
 the rest) has its solutions counted by tests/brute.py, which tries every simple path of
 every colour and keeps what the verifier accepts, sharing nothing with the engines.
 Then, for each engine: the solve status (solvable iff brute force finds a solution),
-`registry.count` up to --limit and the `unique` verdict must agree with the brute
+`pipeline.count` up to --limit and the `unique` verdict must agree with the brute
 count, and every answer must pass the verifier. Three boards in five get the ends of a
 random cover of the board by walks as endpoints (often solvable), the rest random ones
 (often not). Board N of a seed is the same on every run.
@@ -182,7 +182,7 @@ def _flags(rules: Rules) -> str:
 
 def check_engine(puzzle: Puzzle, engine: str, expected: int, limit: int) -> Check:
     """Solve, count and uniqueness on one engine against the brute count; every answer verified."""
-    from cpflow.engines.registry import count, solve
+    from cpflow.engines.pipeline import count, solve
     from cpflow.errors import InvalidSolution
     from cpflow.workflows.unique import uniqueness
 
@@ -191,7 +191,7 @@ def check_engine(puzzle: Puzzle, engine: str, expected: int, limit: int) -> Chec
         solved = solve(puzzle, engine, time_limit=TIME_LIMIT)
         found, status = count(puzzle, limit, engine, time_limit=TIME_LIMIT)
         unique = uniqueness(puzzle, engine, time_limit=TIME_LIMIT)
-    except InvalidSolution as error:  # the registry verifies every answer before returning it
+    except InvalidSolution as error:  # the pipeline verifies every answer before returning it
         return Check((str(error),), 1, time.perf_counter() - began)
     except Exception as error:  # noqa: BLE001 - an engine that crashes on a board is a finding, not the end of the run
         return Check((f"crashed: {type(error).__name__}: {error}",), 0, time.perf_counter() - began)
@@ -220,7 +220,7 @@ def _disagreements(expected: int, limit: int, solved, found, status, unique) -> 
 
 
 def _invalid(puzzle: Puzzle, answers: list) -> int:
-    """How many answers the verifier rejects (checked here too, not only in the registry)."""
+    """How many answers the verifier rejects (checked here too, not only in the pipeline)."""
     return sum(bool(violations(puzzle, answer)) for answer in answers)
 
 
@@ -307,7 +307,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="boards checked at once, on separate processes")
     parser.add_argument("--limit", type=int, default=20, help="count solutions up to this many")
     args = parser.parse_args()
-    from cpflow.engines.registry import available, backend
+    from cpflow.engines.catalog import available, backend
     from cpflow.errors import EngineUnavailable
 
     engines = tuple(args.engines.split(",")) if args.engines else tuple(available())

@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--connectivity", default="flow,lazy")
     args = parser.parse_args()
     from cpflow.board.formats import load
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
 
     paths = sorted(p for p in PROJECT.glob("*.txt") if ".solution" not in p.name) if args.set == "project" else None
     boards = [load(p)[0] for p in paths or puzzles(args.set)]

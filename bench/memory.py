@@ -4,7 +4,7 @@ python bench/memory.py [--engine NAME ...] [--time-limit 20] FILE...
 
 Each (engine, board) runs in a fresh process, so the peak is that run's alone; the
 figures are what the memory guard's estimates (`bytes_per_node`, `bytes_per_node_colour`
-in cpflow/engines/registry.py) are rounded up from (models/memory.md).
+in cpflow/engines/catalog.py) are rounded up from (models/memory.md).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import sys
 ONE_RUN = """
 import json, resource, sys
 from cpflow.board.formats import load
-from cpflow.engines import registry
+from cpflow.engines import catalog, pipeline
 engine, path, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
 puzzle = load(path)[0]
-registry.warm(engine)  # the solver imported: what is measured is the model
+catalog.warm(engine)  # the solver imported: what is measured is the model
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-result = registry.solve(puzzle, engine, time_limit=limit)
+result = pipeline.solve(puzzle, engine, time_limit=limit)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(json.dumps({"nodes": len(puzzle.nodes), "colours": len(puzzle.colours), "size": f"{puzzle.width}x{puzzle.height}",
@@ -31,7 +31,7 @@ print(json.dumps({"nodes": len(puzzle.nodes), "colours": len(puzzle.colours), "s
 
 
 def main() -> None:
-    from cpflow.engines.registry import ENGINES, available
+    from cpflow.engines.catalog import ENGINES, available
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", action="append", help="repeat for several (default: every installed engine)")

@@ -19,7 +19,8 @@ from pathlib import Path
 from cpflow.board.formats import load, parse_solution
 from cpflow.board.grid import Puzzle
 from cpflow.board.verify import violations
-from cpflow.engines.registry import backend, solve
+from cpflow.engines.catalog import backend
+from cpflow.engines.pipeline import solve
 
 
 def go_verdicts(binary: str, path: Path, puzzles: list[Puzzle]) -> tuple[list[str], float]:

@@ -20,7 +20,7 @@ def main() -> None:
     parser.add_argument("files", nargs="*", type=Path)
     args = parser.parse_args()
     from cpflow.board.formats import load
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
     from cpflow.pictures.files import write_picture
 
     paths = args.files or [p for p in puzzles("large") if "50x50" in p.name]

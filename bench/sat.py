@@ -5,7 +5,7 @@ python bench/sat.py [--sets zucker,large,variants] [--contenders cpsat,sat,sat:a
                     [--time-limit 60] [--repeat 1]
 
 A contender is an engine name, with `:alone` for its model without the front end's forced moves.
-Every answer passes the verifier (the registry's).
+Every answer passes the verifier (the pipeline's).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--repeat", type=int, default=1, help="runs per puzzle; the median is kept")
     args = parser.parse_args()
-    from cpflow.engines import registry
+    from cpflow.engines import catalog, pipeline
 
     contenders = args.contenders.split(",")
     for name in {c.split(":")[0] for c in contenders}:
-        registry.warm(name)
+        catalog.warm(name)
     print("| set | contender | solved | unsolvable | unknown | total s | median s | worst s | rounds | cuts |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for folder in args.sets.split(","):
@@ -43,7 +43,7 @@ def main() -> None:
                 runs = []
                 for _ in range(args.repeat):
                     began = time.perf_counter()
-                    result = registry.solve(puzzle, engine, time_limit=args.time_limit, **options)
+                    result = pipeline.solve(puzzle, engine, time_limit=args.time_limit, **options)
                     runs.append(time.perf_counter() - began)
                 seconds.append(statistics.median(runs))
                 verdicts.append(result.status.value)

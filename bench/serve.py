@@ -49,7 +49,7 @@ def main() -> None:
 def expected_statuses(boards: list[tuple[str, str]]) -> dict[str, str]:
     """Each board's status from an in-process solve, to check the server's answers against."""
     from cpflow.board.formats import parse
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
 
     return {name: solve(parse(text, name)[0]).status.value for name, text in boards}
 

@@ -12,7 +12,7 @@ python bench/targets.py [--go BINARY] [--repeat 3] [--targets 12345]
    default engine and against the label model alone, on the classic set.
 The Go binary (built as bench/numberlink.py says) is timed on the same boards, one
 process per board or per set, as the issue measured it; without --go its columns are
-left out. Every cpflow answer is verified (the registry's `solve`).
+left out. Every cpflow answer is verified (the pipeline's `solve`).
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def large(go: Go | None, repeat: int) -> None:
 
 def uniqueness(go: Go | None, repeat: int) -> None:
     from cpflow.board.formats import load
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
     from cpflow.workflows.unique import uniqueness as unique
 
     sets = {"classic": puzzles("zucker"), "large": puzzles("large")}

@@ -23,7 +23,7 @@ ALLOWANCE = 0.5  # seconds past the limit a run may take
 
 def main() -> None:
     from cpflow.board.formats import load
-    from cpflow.engines import registry
+    from cpflow.engines import catalog, pipeline
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", action="append", help="repeat for several (default: every installed engine)")
@@ -34,13 +34,13 @@ def main() -> None:
     print(f"| engine | limit s | runs | unknown | over L + {ALLOWANCE} s | worst overshoot s | worst board |")
     print("|---|---|---|---|---|---|---|")
     failed, load = False, os.getloadavg()[0]
-    for engine in args.engine or registry.available():
-        registry.solve(boards[0][1], engine, time_limit=0.1)  # imports and one-off set-up, off the clock
+    for engine in args.engine or catalog.available():
+        pipeline.solve(boards[0][1], engine, time_limit=0.1)  # imports and one-off set-up, off the clock
         for limit in args.limits:
             walls, unknown = [], 0
             for name, puzzle in boards:
                 began = time.perf_counter()
-                result = registry.solve(puzzle, engine, time_limit=limit)
+                result = pipeline.solve(puzzle, engine, time_limit=limit)
                 walls.append((time.perf_counter() - began, name))
                 unknown += result.status.value == "unknown"
                 print(f"  {engine} {limit:g} s {name}: {result.status.value} {walls[-1][0]:.2f} s", file=sys.stderr)

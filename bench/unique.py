@@ -16,7 +16,7 @@ def main() -> None:
     parser.add_argument("--engine", default="cpsat")
     args = parser.parse_args()
     from cpflow.board.formats import load
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
     from cpflow.workflows.unique import uniqueness
 
     print("| puzzle | size | colours | solve s | unique s | ratio | verdict |")

@@ -18,7 +18,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     from cpflow.board.formats import load_with_solutions
-    from cpflow.engines.registry import available, backend, solve
+    from cpflow.engines.catalog import available, backend
+    from cpflow.engines.pipeline import solve
     from cpflow.workflows.unique import uniqueness
 
     folder = SHARED / "variants"

@@ -39,7 +39,8 @@ from common import SHARED
 
 from cpflow.board.formats import load, picture
 from cpflow.board.grid import Puzzle
-from cpflow.engines.registry import solve, warm
+from cpflow.engines.catalog import warm
+from cpflow.engines.pipeline import solve
 from cpflow.errors import PuzzleFormatError
 
 CPFLOW = str(Path(sys.executable).with_name("cpflow"))

@@ -15,8 +15,9 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   - geometry: where cells stand in a drawing (square and hexagonal)
 - deduce/: the rules every solution obeys (rules), the short search (search, compiled: its C
   core), the player's next step (steps, sentences)
-- engines/: registry (the entries, declared as data; the Backend protocol; the one place
-  the front end runs and answers are verified), front (forced moves first), prune,
+- engines/: catalog (the entries, with named fields; the Backend protocol), pipeline (the
+  one place the front end runs and answers are verified), base (building under a deadline),
+  memory (the memory guard), front (forced moves first), race, prune,
   cpsat (label and circuit formulations), ilp, mip (running CBC and HiGHS under a
   deadline), cnf and sat (the SAT engines), children (child processes and scratch folders
   that never outlive a request), closest, why
@@ -69,6 +70,6 @@ __all__ = [
 
 def solve(puzzle: Puzzle, engine: str = "cpsat", **options) -> SolveResult:
     """Solve a puzzle with the named engine; the solution has passed the verifier."""
-    from cpflow.engines.registry import solve as run
+    from cpflow.engines.pipeline import solve as run
 
     return run(puzzle, engine, **options)

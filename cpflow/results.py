@@ -22,7 +22,7 @@ class SolveResult:
     solution: Solution | None
     seconds: float  # build + solve
     build_seconds: float
-    engine: str  # the registry name, e.g. "cpsat" or "ilp-highs"
+    engine: str  # the catalog name, e.g. "cpsat" or "ilp-highs"
     stats: dict = field(default_factory=dict)
 
     @property

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from conftest import PUZZLES
 from cpflow.board.formats import load
 from cpflow.cli import app
-from cpflow.engines import registry
+from cpflow.engines import catalog, memory, pipeline
 from cpflow.results import Status
 from cpflow.workflows import batch
 from cpflow.workflows.batch import Failed, Where, each
@@ -61,7 +61,7 @@ def test_a_process_of_a_pool_that_dies_in_a_puzzle_is_its_verdict_and_the_batch_
     def killed_on_broken(puzzle, **options):
         if puzzle.name == str(BROKEN):
             os.kill(os.getpid(), signal.SIGKILL)  # as the kernel ends a process out of memory
-        return registry.solve(puzzle, **options)
+        return pipeline.solve(puzzle, **options)
 
     monkeypatch.setattr(batch, "solve", killed_on_broken)  # the pool's processes are forked
     result = runner.invoke(app, ["solve", "--quiet", "--jobs", "2", str(BROKEN), str(GOOD), str(BROKEN), str(GOOD)])
@@ -79,8 +79,8 @@ def test_a_batch_with_an_error_counts_it_in_its_summary_line(monkeypatch):
 
 def test_an_error_outranks_a_refusal_in_the_exit_code(monkeypatch):
     large = PUZZLES / "gen_20x20_01.txt"
-    need = registry.ENGINES["cpsat"].model_bytes(load(GOOD)[0])
-    monkeypatch.setattr(registry, "free_memory", lambda: 2 * need)  # enough for the small boards only
+    need = catalog.ENGINES["cpsat"].model_bytes(load(GOOD)[0])
+    monkeypatch.setattr(memory, "free_memory", lambda: 2 * need)  # enough for the small boards only
     monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
     result = runner.invoke(app, ["solve", "--quiet", str(large), str(BROKEN), str(GOOD)])
     assert result.exit_code == 4 and result.stdout.split()[:2] == [str(GOOD), "solved"]

@@ -16,7 +16,7 @@ from conftest import PUZZLES
 from cpflow.board.formats import load, picture
 from cpflow.board.grid import Puzzle
 from cpflow.deduce.rules import dead_turns
-from cpflow.engines import registry
+from cpflow.engines import catalog, memory, pipeline
 from cpflow.results import Status
 from cpflow.workflows.unique import Verdict, count, uniqueness
 
@@ -62,19 +62,19 @@ def test_a_long_diagonal_of_dead_turns_needs_no_deeper_stack():
 
 @pytest.mark.parametrize("engine", ["cpsat", "cpsat-circuit", "ilp-highs"])
 def test_every_engine_answers_a_big_board_on_a_shallow_stack(engine):
-    if engine not in registry.available():
+    if engine not in catalog.available():
         pytest.skip(f"{engine} is not installed")
-    registry.warm(engine)
-    registry.solve(one_colour_a_row(2), engine)  # imports done before the stack is made shallow
+    catalog.warm(engine)
+    pipeline.solve(one_colour_a_row(2), engine)  # imports done before the stack is made shallow
     with shallow_stack():
-        assert registry.solve(corner_to_corner(60), engine, time_limit=30).status is Status.UNSOLVABLE
+        assert pipeline.solve(corner_to_corner(60), engine, time_limit=30).status is Status.UNSOLVABLE
 
 
 def test_solving_proving_and_counting_a_big_board_need_no_deeper_stack():
     puzzle = one_colour_a_row(100)
-    registry.warm("cpsat")
+    catalog.warm("cpsat")
     with shallow_stack():
-        solved = registry.solve(puzzle, time_limit=30)  # verified by the registry
+        solved = pipeline.solve(puzzle, time_limit=30)  # verified by the pipeline
         shown = picture(puzzle, solved.solution)
         proved = uniqueness(puzzle, time_limit=30)
         counted = count(puzzle, 2, time_limit=30)
@@ -106,9 +106,9 @@ def test_a_board_at_the_size_limit_stops_at_the_time_limit_with_its_verdict(tmp_
 
 def test_the_front_end_stops_at_the_time_limit_on_a_board_of_many_colours():
     puzzle = load(PUZZLES / "scaling" / "dense_100x100_01.txt")[0]  # 909 colours: settling floods for seconds
-    registry.warm("cpsat")
+    catalog.warm("cpsat")
     began = time.perf_counter()
-    result = registry.solve(puzzle, time_limit=0.5)
+    result = pipeline.solve(puzzle, time_limit=0.5)
     assert result.status is Status.UNKNOWN and time.perf_counter() - began < 0.5 + 1.5
 
 
@@ -118,8 +118,8 @@ def test_the_memory_guard_counts_the_colour_domains_of_a_board_of_many_colours(m
     from cpflow.cli import app
 
     dense = PUZZLES / "scaling" / "dense_60x60_01.txt"  # 327 colours: its domains take about as much as the rest
-    nodes_alone = len(load(dense)[0].nodes) * registry.ENGINES["cpsat"].bytes_per_node
-    monkeypatch.setattr(registry, "free_memory", lambda: nodes_alone * 1.3)
+    nodes_alone = len(load(dense)[0].nodes) * catalog.ENGINES["cpsat"].bytes_per_node
+    monkeypatch.setattr(memory, "free_memory", lambda: nodes_alone * 1.3)
     refused = CliRunner().invoke(app, ["solve", "--quiet", str(dense)])
     assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr.startswith(f"cpflow: {dense}: the cpsat model of this 60x60 board with 327 colours needs")

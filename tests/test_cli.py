@@ -302,19 +302,19 @@ def test_progress_shows_on_a_terminal_on_stderr_and_leaves_stdout_alone(command)
 
 
 def test_a_board_whose_model_would_not_fit_in_free_memory_is_refused_before_building(monkeypatch):
-    from cpflow.engines import registry
+    from cpflow.engines import memory
 
-    monkeypatch.setattr(registry, "free_memory", lambda: 1_000_000)
+    monkeypatch.setattr(memory, "free_memory", lambda: 1_000_000)
     result = run("solve", SOLVABLE[0])
     assert result.exit_code == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line.startswith("cpflow: ") and "cpsat model" in line and "GiB is free" in line
-    monkeypatch.setattr(registry, "free_memory", lambda: None)  # memory unknown: no guard
+    monkeypatch.setattr(memory, "free_memory", lambda: None)  # memory unknown: no guard
     assert run("solve", SOLVABLE[0]).exit_code == 0
 
 
 def test_the_memory_estimate_grows_with_the_board_and_for_per_colour_models_with_the_colours():
-    from cpflow.engines.registry import ENGINES
+    from cpflow.engines.catalog import ENGINES
 
     small, large = board("R.G\n...\nR.G\n"), board("R...G\n.....\n.....\n.....\nR...G\n")
     more_colours = board("R.G\nB.Y\nR.G\nB.Y\n")
@@ -432,7 +432,7 @@ def test_a_board_solved_by_cp_sat_loads_no_pandas_and_pandas_still_works_after()
     script = (
         "import sys\n"
         "from cpflow.board.formats import load\n"
-        "from cpflow.engines.registry import solve\n"
+        "from cpflow.engines.pipeline import solve\n"
         "from dataclasses import replace\n"
         "from cpflow.board.grid import Rules\n"
         f"(puzzle,) = load({str(PUZZLES / 'gen_10x10_01.txt')!r})\n"

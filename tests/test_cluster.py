@@ -25,7 +25,7 @@ from cpflow.board.formats import load, load_solution
 from cpflow.board.grid import Solution
 from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.engines import registry
+from cpflow.engines import catalog, memory
 from cpflow.results import Status
 from cpflow.workflows import cluster
 from cpflow.workflows.batch import Failed, Where, each, uniqueness_all
@@ -143,8 +143,8 @@ def test_an_unexpected_error_on_a_worker_is_its_items_verdict_and_the_others_go_
 
 def test_a_puzzle_refused_on_bad_input_is_said_for_it_alone_and_the_batch_exits_2(monkeypatch):
     small, large = PUZZLES / "starter_5x5.txt", PUZZLES / "gen_20x20_01.txt"
-    need = registry.ENGINES["cpsat"].model_bytes(load(small)[0])
-    monkeypatch.setattr(registry, "free_memory", lambda: 2 * need)  # enough for the small board only
+    need = catalog.ENGINES["cpsat"].model_bytes(load(small)[0])
+    monkeypatch.setattr(memory, "free_memory", lambda: 2 * need)  # enough for the small board only
     result = run("solve", "--quiet", small, large, small)
     assert result.exit_code == 2
     assert [line.split()[:2] for line in result.stdout.splitlines()] == [[str(small), "solved"]] * 2

@@ -12,7 +12,7 @@ from conftest import project_puzzles
 from cpflow.board.formats import load
 from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.engines.registry import available
+from cpflow.engines.catalog import available
 from cpflow.workflows.compare import FIELDS, Run, judge
 
 runner = CliRunner()
@@ -93,7 +93,7 @@ def load_json_solution(puzzle, text):
 
 
 @pytest.mark.parametrize("command", ["solve", "unique", "count", "compare", "export"])
-def test_every_command_takes_the_registry_names_and_nothing_else(command):
+def test_every_command_takes_the_catalog_names_and_nothing_else(command):
     out = ["--out", "x.lp"] if command == "export" else []
     for name in ("ilp", "cbc", "nope"):
         result = run(command, "--engine", name, *out, SOLVABLE[0])
@@ -128,7 +128,7 @@ def test_export_refuses_an_unknown_suffix_and_writes_nothing(tmp_path):
 def test_an_exported_cpsat_model_solves_to_the_same_board(tmp_path):
     from ortools.sat.python import cp_model
 
-    from cpflow.engines import cpsat
+    from cpflow.engines import base, cpsat
 
     (puzzle,) = load(SOLVABLE[0])
     out = tmp_path / "model.pb.txt"
@@ -139,5 +139,5 @@ def test_an_exported_cpsat_model_solves_to_the_same_board(tmp_path):
     assert solver.solve(model) == cp_model.OPTIMAL
     built, v = cpsat.build(puzzle)
     labels = [solver.value(model.get_int_var_from_proto_index(v.label[c].index)) for c in puzzle.nodes]
-    expected = cpsat.solve(puzzle).solution.colour_of()
+    expected = base.solve(cpsat, puzzle, name="cpsat").solution.colour_of()
     assert labels == [puzzle.colours.index(expected[c]) for c in puzzle.nodes]

@@ -21,7 +21,7 @@ from cpflow.clock import Deadline, OutOfTime
 from cpflow.deduce import compiled, search
 from cpflow.deduce.rules import Contradiction, Exhausted, applies
 from cpflow.deduce.search import Search
-from cpflow.engines import registry
+from cpflow.engines import pipeline
 from cpflow.results import Status
 
 if compiled._core is None and os.environ.get("CPFLOW_REQUIRE_CORE"):  # CI (.ci/run) must test the core
@@ -128,7 +128,7 @@ def test_the_core_stopped_by_its_deadline_goes_on_to_the_same_solution():
 def test_solve_uses_the_core_and_every_answer_is_verified():
     (puzzle,) = load(PUZZLES / "gen_30x30_01.txt")
     assert isinstance(search.start(puzzle), compiled.CompiledSearch)
-    result = registry.solve(puzzle)
+    result = pipeline.solve(puzzle)
     assert result.status is Status.SOLVED and violations(puzzle, result.solution) == []
 
 
@@ -142,15 +142,15 @@ def test_a_start_the_core_refutes_is_unsolvable():
     )
     with pytest.raises(Contradiction):
         compiled.CompiledSearch(puzzle)
-    assert registry.solve(puzzle).status is Status.UNSOLVABLE
+    assert pipeline.solve(puzzle).status is Status.UNSOLVABLE
 
 
 def test_without_the_core_the_python_search_gives_the_same_answers(monkeypatch):
     (puzzle,) = load(PUZZLES / "gen_14x14_01.txt")
-    fast = registry.solve(puzzle)
+    fast = pipeline.solve(puzzle)
     monkeypatch.setattr(compiled, "_core", None)
     assert isinstance(search.start(puzzle), Search)
-    slow = registry.solve(puzzle)
+    slow = pipeline.solve(puzzle)
     assert slow.status is fast.status is Status.SOLVED and slow.solution == fast.solution
 
 
@@ -184,7 +184,7 @@ def test_a_node_of_many_neighbours_is_searched_as_in_python(leaves):
     puzzle = hub(leaves)
     assert compiled.takes(puzzle) is (leaves <= compiled.NEIGHBOURS)
     assert run(search.start, puzzle) == run(Search, puzzle)
-    assert registry.solve(puzzle).status is registry.solve(puzzle, forced=False).status
+    assert pipeline.solve(puzzle).status is pipeline.solve(puzzle, forced=False).status
 
 
 @built

@@ -7,12 +7,13 @@ import pytest
 from conftest import board, cells, needs_zucker, project_puzzles, zucker_puzzles
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
-from cpflow.engines import circuit, cpsat
-from cpflow.engines.registry import DEFAULT, available, solve
+from cpflow.engines import base, circuit, cpsat
+from cpflow.engines.catalog import DEFAULT, available
+from cpflow.engines.pipeline import solve
 from cpflow.errors import EngineUnavailable
 from cpflow.results import Status
 
-# Every engine of the registry faces the same tests.
+# Every engine of the catalog faces the same tests.
 VARIANTS = available()
 engines = pytest.mark.parametrize("engine", VARIANTS)
 # The default engine faces every puzzle; the others, minutes slower on big boards
@@ -108,16 +109,16 @@ def test_a_colour_walled_in_by_others_is_unsolvable_before_any_search(engine):
 
 def test_cpsat_reports_unknown_when_the_time_limit_is_zero():
     (puzzle,) = load(project_puzzles()[-1])
-    result = cpsat.solve(puzzle, time_limit=0.0)
+    result = base.solve(cpsat, puzzle, name="cpsat", time_limit=0.0)
     assert result.status is Status.UNKNOWN
     assert result.solution is None
 
 
 def test_cpsat_takes_extra_solver_parameters():
     (puzzle,) = load(project_puzzles()[0])
-    assert cpsat.solve(puzzle, workers=1, random_seed=7, log_search_progress=False).status is Status.SOLVED
+    assert base.solve(cpsat, puzzle, name="cpsat", workers=1, random_seed=7).status is Status.SOLVED
     with pytest.raises(AttributeError):
-        cpsat.solve(puzzle, no_such_parameter=1)
+        base.solve(cpsat, puzzle, name="cpsat", no_such_parameter=1)
 
 
 def test_an_unknown_engine_is_refused():

@@ -20,7 +20,7 @@ from cpflow.board.verify import violations
 from cpflow.deduce.rules import IN, NONE, Contradiction, Exhausted, Graph, dead_turns
 from cpflow.deduce.search import solutions
 from cpflow.deduce.settle import settle
-from cpflow.engines import front, registry
+from cpflow.engines import base, catalog, front, pipeline
 from cpflow.results import Status
 
 TINY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -80,8 +80,8 @@ def test_the_model_counts_from_the_settled_start_as_brute_force_does(puzzle):
     expected = {colouring(s) for s in brute_solutions(puzzle)}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(front, "budget", lambda puzzle: 0)  # no search: what the start does not settle goes to CP-SAT
-        found, status = registry.count(puzzle, 50, "cpsat")
-        solved = registry.solve(puzzle, "cpsat")
+        found, status = pipeline.count(puzzle, 50, "cpsat")
+        solved = pipeline.solve(puzzle, "cpsat")
     assert status is Status.SOLVED
     assert {colouring(s) for s in found} == expected
     assert solved.status is (Status.SOLVED if expected else Status.UNSOLVABLE)
@@ -117,16 +117,16 @@ def test_forced_moves_alone_solve_an_easy_board_and_prove_it_unique():
 
 def test_a_contradiction_at_the_start_is_unsolvable_with_the_reason():
     (puzzle,) = load(PUZZLES / "unsolvable_6x6.txt")
-    result = registry.solve(puzzle, "cpsat")
+    result = pipeline.solve(puzzle, "cpsat")
     assert result.status is Status.UNSOLVABLE
     assert result.stats == {"by": "forced moves", "reason": "forced moves leave no way on"}
 
 
 def test_an_excluded_solution_is_skipped_and_then_none_is_left():
     (puzzle,) = load(PUZZLES / "starter_7x7.txt")
-    first = registry.solve(puzzle, "cpsat")
+    first = pipeline.solve(puzzle, "cpsat")
     assert first.stats["by"] == "forced moves"
-    again = registry.solve(puzzle, "cpsat", exclude=[first.solution])
+    again = pipeline.solve(puzzle, "cpsat", exclude=[first.solution])
     assert again.status is Status.UNSOLVABLE
 
 
@@ -154,7 +154,7 @@ def test_workers_race_in_their_own_search_orders_to_the_one_solution(workers):
     path = PUZZLES / "gen_20x20_01.txt"
     (puzzle,) = load(path)
     stored = parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())
-    result = registry.solve(puzzle, "cpsat", forced=False, workers=workers)  # CP-SAT, not the front end
+    result = pipeline.solve(puzzle, "cpsat", forced=False, workers=workers)  # CP-SAT, not the front end
     assert result.status is Status.SOLVED and "conflicts" in result.stats
     assert differ(result.solution, stored) == []
 
@@ -162,10 +162,10 @@ def test_workers_race_in_their_own_search_orders_to_the_one_solution(workers):
 def test_warming_an_engine_loads_what_its_first_model_needs():
     code = (
         "import sys\n"
-        "from cpflow.engines import registry\n"
-        "registry.backend('cpsat')\n"
+        "from cpflow.engines import catalog\n"
+        "catalog.backend('cpsat')\n"
         "before = 'ortools' in sys.modules\n"
-        "registry.warm('cpsat')\n"
+        "catalog.warm('cpsat')\n"
         "print(before, 'ortools.sat.python.cp_model' in sys.modules, 'cpflow.engines.label' in sys.modules)\n"
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -189,34 +189,34 @@ def test_a_turn_is_dead_when_its_diagonal_meets_the_edge_before_an_endpoint():
     assert ((0, 0), (0, 1), (1, 0)) not in dead_turns(endpoint_on_it)
 
 
-INSTALLED = registry.available()
+INSTALLED = catalog.available()
 
 
 @pytest.mark.parametrize("engine", INSTALLED)
 def test_every_engine_that_declares_the_front_end_gets_it_and_can_go_without(engine):
     (puzzle,) = load(PUZZLES / "starter_9x9.txt")  # forced moves alone solve it
-    fronted = registry.solve(puzzle, engine)
-    assert fronted.stats.get("by") == ("forced moves" if registry.entry_of(engine).front else None)
-    alone = registry.solve(puzzle, engine, forced=False)
+    fronted = pipeline.solve(puzzle, engine)
+    assert fronted.stats.get("by") == ("forced moves" if catalog.entry_of(engine).front else None)
+    alone = pipeline.solve(puzzle, engine, forced=False)
     assert alone.status is Status.SOLVED and "by" not in alone.stats
     assert differ(fronted.solution, alone.solution) == []
 
 
-@pytest.mark.parametrize("engine", [name for name in INSTALLED if registry.entry_of(name).front])
+@pytest.mark.parametrize("engine", [name for name in INSTALLED if catalog.entry_of(name).front])
 def test_every_engine_solves_from_the_front_ends_settled_start(engine):
     path = PUZZLES / "gen_14x14_01.txt"
     (puzzle,) = load(path)
     stored = parse_solution(puzzle, path.with_suffix(".solution.txt").read_text())
     with pytest.raises(Exhausted) as out:
         next(solutions(puzzle, budget=0))  # settled in part, handed over
-    entry = registry.entry_of(engine)
-    result = entry.backend().solve(puzzle, root=out.value.root, time_limit=120, **entry.options)
+    entry = catalog.entry_of(engine)
+    result = base.solve(entry.backend(), puzzle, name=engine, root=out.value.root, time_limit=120, **entry.options)
     assert result.status is Status.SOLVED and violations(puzzle, result.solution) == []
     assert differ(result.solution, stored) == []
 
 
-@pytest.mark.parametrize("engine", [name for name in INSTALLED if registry.entry_of(name).front])
+@pytest.mark.parametrize("engine", [name for name in INSTALLED if catalog.entry_of(name).front])
 def test_a_settled_start_that_leaves_no_way_on_is_unsolvable_for_every_engine(engine):
     puzzle = board("R.G\n...\nG.R")  # the two colours must cross
-    assert registry.solve(puzzle, engine).status is Status.UNSOLVABLE
-    assert registry.count(puzzle, 2, engine) == ([], Status.SOLVED)
+    assert pipeline.solve(puzzle, engine).status is Status.UNSOLVABLE
+    assert pipeline.count(puzzle, 2, engine) == ([], Status.SOLVED)

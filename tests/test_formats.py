@@ -10,7 +10,7 @@ from conftest import PUZZLES, board, project_puzzles
 from cpflow.board.formats import MAX_CELLS, load, load_solution, parse, parse_solution, picture
 from cpflow.board.grid import Puzzle
 from cpflow.board.verify import violations
-from cpflow.engines.registry import solve
+from cpflow.engines.pipeline import solve
 from cpflow.errors import PuzzleFormatError
 from cpflow.results import Status
 

@@ -55,7 +55,7 @@ def test_the_chain_from_the_bare_puzzle_reaches_the_stored_solution(path):
 @needs_zucker
 @pytest.mark.parametrize("path", zucker_puzzles()[:8], ids=lambda p: p.stem)
 def test_the_chain_reaches_the_solution_on_classic_boards(path):
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
 
     puzzle = load(path)[0]
     result = solve(puzzle)
@@ -203,7 +203,7 @@ def hard_puzzle():
 
 
 def test_a_what_if_of_depth_2_is_sound_every_alternative_it_rules_out_has_no_solution(hard_puzzle):
-    from cpflow.engines.registry import solve
+    from cpflow.engines.pipeline import solve
 
     puzzle, solution = hard_puzzle
     found = assert_chain_reaches(puzzle, solution)

@@ -23,7 +23,7 @@ from conftest import project_puzzles
 from cpflow.board.formats import MAX_BYTES, load, parse, parse_solution
 from cpflow.board.grid import MAX_NEIGHBOURS, Puzzle
 from cpflow.deduce import rules
-from cpflow.engines import registry
+from cpflow.engines import catalog, memory, pipeline
 from cpflow.errors import ModelTooLarge, PuzzleFormatError
 from cpflow.workflows import streams
 
@@ -119,11 +119,11 @@ def test_the_memory_guard_counts_the_turns_of_a_node(monkeypatch, tmp_path):
     """The SAT model of 256 nodes each beside the other 255 held 13 GB after 34 minutes of export
     (8.3 million turn variables), which the guard priced at 2 MB (256 nodes x 8 KB): it counted
     nodes. Now it counts turns too, and export asks it, as solve does."""
-    monkeypatch.setattr(registry, "free_memory", lambda: 4 * 2**30)
+    monkeypatch.setattr(memory, "free_memory", lambda: 4 * 2**30)
     with pytest.raises(ModelTooLarge):
-        registry.export(clique(256), tmp_path / "clique.cnf", "sat")
+        pipeline.export(clique(256), tmp_path / "clique.cnf", "sat")
     assert list(tmp_path.iterdir()) == []
-    assert registry.entry_of("cpsat").model_bytes(clique(256)) > 4 * 2**30
+    assert catalog.entry_of("cpsat").model_bytes(clique(256)) > 4 * 2**30
 
 
 def quadratic_dead_turns(puzzle: Puzzle) -> list:

@@ -32,7 +32,7 @@ import pytest
 from conftest import LARGE, PUZZLES
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
-from cpflow.engines.registry import available
+from cpflow.engines.catalog import available
 
 QUICK = PUZZLES / "starter_5x5.txt"
 HANG_GUARD = 60  # seconds before a test gives up on a command that ignored the interrupt

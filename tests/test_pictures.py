@@ -16,7 +16,7 @@ from cpflow.board.formats import load, load_solution, load_with_solutions, parse
 from cpflow.board.geometry import centre
 from cpflow.board.grid import cell_of, lattice
 from cpflow.cli import app
-from cpflow.engines.registry import solve
+from cpflow.engines.pipeline import solve
 from cpflow.pictures import raster
 from cpflow.pictures.files import frames, scale_for, write_picture
 from cpflow.pictures.palette import colours, spare_colour

@@ -20,13 +20,13 @@ from cpflow.board.formats import load
 from cpflow.board.grid import Rules, tag
 from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.engines import registry
+from cpflow.engines import catalog, pipeline
 from cpflow.errors import EngineUnavailable, EngineUnsupported
 from cpflow.results import Status
 
 pytest.importorskip("pysat", reason="the sat extra is not installed (pip install 'cpflow[sat]')")
 
-SAT = [name for name, entry in registry.ENGINES.items() if entry.family == "SAT"]
+SAT = [name for name, entry in catalog.ENGINES.items() if entry.family == "SAT"]
 ALONE = {"forced": False}  # the clauses alone, without the front end's forced moves
 # R may run round the empty middle under --allow-touch; the clauses allow a loop beside R's path.
 ROOMY = """
@@ -43,10 +43,10 @@ ROOMY = """
 @given(puzzle=tiny_puzzles_under_any_rules())
 def test_the_clauses_alone_count_as_brute_force_does_under_any_rules(engine, puzzle):
     expected, limit = brute_count(puzzle), 60
-    found, status = registry.count(puzzle, limit, engine, **ALONE)
+    found, status = pipeline.count(puzzle, limit, engine, **ALONE)
     assert (len(found), status) == ((expected, Status.SOLVED) if expected < limit else (limit, Status.UNKNOWN))
     assert len(set(map(repr, found))) == len(found)
-    result = registry.solve(puzzle, engine, **ALONE)
+    result = pipeline.solve(puzzle, engine, **ALONE)
     assert result.status is (Status.SOLVED if expected else Status.UNSOLVABLE)
 
 
@@ -54,9 +54,9 @@ def test_the_clauses_alone_count_as_brute_force_does_under_any_rules(engine, puz
 @given(puzzle=tiny_boards())
 def test_the_clauses_alone_solve_every_board_kind_under_the_games_rules(puzzle):
     expected = brute_count(puzzle)
-    result = registry.solve(puzzle, "sat", **ALONE)
+    result = pipeline.solve(puzzle, "sat", **ALONE)
     assert result.status is (Status.SOLVED if expected else Status.UNSOLVABLE)
-    found, status = registry.count(puzzle, 50, "sat", **ALONE)
+    found, status = pipeline.count(puzzle, 50, "sat", **ALONE)
     assert status is Status.SOLVED and len(found) == expected
 
 
@@ -64,7 +64,7 @@ def test_the_clauses_alone_solve_every_board_kind_under_the_games_rules(puzzle):
 @pytest.mark.parametrize("path", [p for p in project_puzzles() if cells(p) <= 400], ids=lambda p: p.stem)
 def test_the_clauses_alone_solve_the_project_puzzles(path):
     (puzzle,) = load(path)
-    result = registry.solve(puzzle, "sat", **ALONE)
+    result = pipeline.solve(puzzle, "sat", **ALONE)
     assert result.status is Status.SOLVED and violations(puzzle, result.solution) == []
 
 
@@ -73,10 +73,10 @@ def test_loops_in_answers_are_cut_and_every_solution_is_still_counted():
     from cpflow.engines import cnf, sat
 
     puzzle = replace(board(ROOMY), rules=Rules(touch=True))
-    found, finished, stats = sat.search(cnf.build(puzzle), sat.DEFAULT, 10_000, (), NEVER)
+    found, finished, stats = sat.solutions(cnf.build(puzzle), sat.DEFAULT, 10_000, (), NEVER)
     assert finished and stats["cuts"] > 0  # some answers had a loop beside R's path
     assert stats["rounds"] > len(found) + 1  # a round for each solution, the last, and those cut
-    expected, status = registry.count(puzzle, 10_000, "cpsat")
+    expected, status = pipeline.count(puzzle, 10_000, "cpsat")
     assert status is Status.SOLVED and len(found) == len(expected)
     assert {repr(s) for s in found} == {repr(s) for s in expected}
     assert all(violations(puzzle, solution) == [] for solution in found)
@@ -95,7 +95,7 @@ def test_the_cnf_file_holds_every_solution_of_the_puzzle(tmp_path):
         parts = line.split()
         if line.startswith("c ") and len(parts) == 3 and parts[1].isdigit():
             names[parts[2]] = int(parts[1])
-    solution = registry.solve(puzzle, "cpsat").solution
+    solution = pipeline.solve(puzzle, "cpsat").solution
     true = set()
     for colour, path in solution.paths.items():
         true |= {names[f"paint_{tag(node)}_{colour}"] for node in path}
@@ -116,13 +116,13 @@ def test_the_cnf_file_holds_every_solution_of_the_puzzle(tmp_path):
 def test_a_search_past_the_time_limit_is_unknown_and_its_child_is_gone(monkeypatch):
     from cpflow.engines import sat
 
-    monkeypatch.setattr(sat, "search", lambda *args: time.sleep(60))  # runs in the forked child
+    monkeypatch.setattr(sat, "solutions", lambda *args: time.sleep(60))  # runs in the forked child
     (puzzle,) = load(project_puzzles()[0])
     before = set(_children())
-    result = registry.solve(puzzle, "sat", time_limit=0.2, **ALONE)
+    result = pipeline.solve(puzzle, "sat", time_limit=0.2, **ALONE)
     assert result.status is Status.UNKNOWN and result.stats["stopped"] == "searching"
     assert set(_children()) <= before  # the child was killed and reaped
-    assert registry.solve(puzzle, "sat", time_limit=1e-9, **ALONE).status is Status.UNKNOWN
+    assert pipeline.solve(puzzle, "sat", time_limit=1e-9, **ALONE).status is Status.UNKNOWN
 
 
 def _children() -> list[str]:
@@ -137,18 +137,18 @@ def test_workers_are_refused_in_one_line(tmp_path):
     assert result.exit_code == 2
     assert result.stderr.strip() == "cpflow: engine sat runs one worker; leave out --workers"
     with pytest.raises(EngineUnsupported):
-        registry.solve(load(path)[0], "sat", workers=2)
+        pipeline.solve(load(path)[0], "sat", workers=2)
 
 
 def test_without_python_sat_the_engine_says_how_to_install_it(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pysat" else real(name, *a))
-    registry._installed.cache_clear()
+    catalog._installed.cache_clear()
     try:
         with pytest.raises(EngineUnavailable, match=r"pip install 'cpflow\[sat\]'"):
-            registry.backend("sat")
-        assert "sat" not in registry.available()
+            catalog.backend("sat")
+        assert "sat" not in catalog.available()
     finally:
         monkeypatch.undo()
-        registry._installed.cache_clear()
-    assert "sat" in registry.available()
+        catalog._installed.cache_clear()
+    assert "sat" in catalog.available()

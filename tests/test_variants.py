@@ -16,7 +16,8 @@ from cpflow.board.formats import load_with_solutions, parse, parse_solution, pic
 from cpflow.board.grid import Puzzle, Rules, Solution, lattice
 from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.engines.registry import DEFAULT, available, count, solve
+from cpflow.engines.catalog import DEFAULT, available
+from cpflow.engines.pipeline import count, solve
 from cpflow.errors import PuzzleFormatError
 from cpflow.results import Status
 from cpflow.workflows.unique import Verdict, uniqueness

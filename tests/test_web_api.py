@@ -416,7 +416,7 @@ def test_a_solve_past_its_time_limit_answers_unknown_in_time():
     """ILP-CBC on a 30x30 board whose paths may touch themselves (no search first) overruns a 1 s limit
     (model building is not cut short); the job is stopped after the grace, and the answer is the
     record of a time-out."""
-    from cpflow.engines.registry import available
+    from cpflow.engines.catalog import available
 
     if "ilp-cbc" not in available():
         pytest.skip("ilp-cbc is not installed")

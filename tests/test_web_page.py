@@ -629,8 +629,8 @@ def test_an_unsolvable_puzzle_shows_why_on_the_board(page, server):
     assert not page.locator("#play-bar").is_visible()  # Play's buttons only while playing
 
 
-def test_the_engine_list_is_the_installed_engines_of_the_registry_and_a_sat_engine_solves(page):
-    from cpflow.engines.registry import available
+def test_the_engine_list_is_the_installed_engines_of_the_catalog_and_a_sat_engine_solves(page):
+    from cpflow.engines.catalog import available
 
     names = page.eval_on_selector_all("#engine option", "options => options.map(o => o.value)")
     assert names == available()

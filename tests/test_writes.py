@@ -27,7 +27,7 @@ from cpflow import outputs
 from cpflow.board.formats import load, load_solution
 from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.engines.registry import available
+from cpflow.engines.catalog import available
 from cpflow.errors import OutputError
 
 runner = CliRunner()

@@ -136,8 +136,8 @@ def show_rendered(
     0 drawn, 1 no solution to draw."""
     from cpflow.board.formats import load_solution
     from cpflow.board.verify import violations
-    from cpflow.engines.registry import entry_of
-    from cpflow.engines.registry import solve as solve_with
+    from cpflow.engines.catalog import entry_of
+    from cpflow.engines.pipeline import solve as solve_with
     from cpflow.pictures.files import SUFFIXES, write_picture
 
     if out.suffix.lower() not in SUFFIXES:

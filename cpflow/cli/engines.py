@@ -1,5 +1,5 @@
 """The commands about engines: `compare` runs them side by side on the same puzzles, `export`
-writes a puzzle's model for another solver, `engines` prints the registry's table."""
+writes a puzzle's model for another solver, `engines` prints the catalog's table."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def compare(
     otherwise (a time-out, or an engine calling unsolvable what another solved); 2 on
     bad input or an engine that is not installed.
     """
-    from cpflow.engines.registry import available
+    from cpflow.engines.catalog import available
 
     with failures():
         names = [e.value for e in engines] if engines else available()
@@ -106,16 +106,16 @@ def export(
 
     Exit 0 when written, 2 on bad input, a bad --out suffix or a missing engine.
     """
-    from cpflow.engines import registry
+    from cpflow.engines import catalog, pipeline
 
     with failures():
         outputs.ready([out], [file])
         entries, _ = load([str(file)], input_format)
         if index > len(entries):
             raise PuzzleFormatError.whole(str(file), f"holds {len(entries)} puzzle(s), no puzzle {index}")
-        registry.backend(engine.value)
+        catalog.backend(engine.value)
         try:
-            registry.export(entries[index - 1].puzzle, out, engine.value)
+            pipeline.export(entries[index - 1].puzzle, out, engine.value)
         except OutputError:
             raise
         except CpflowError as error:  # a suffix the engine does not write: said of the file
@@ -178,7 +178,7 @@ def show_comparison(
 def show_engines(fmt: str) -> int:
     """The table of engines (`cpflow engines`): what each is, supports and needs, and whether it is
     installed; 0."""
-    from cpflow.engines.registry import ENGINES, KINDS, RULE_SETS
+    from cpflow.engines.catalog import ENGINES, KINDS, RULE_SETS
 
     found = [entry.record() for entry in ENGINES.values()]
     if fmt == "json":

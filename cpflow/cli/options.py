@@ -11,7 +11,7 @@ import typer
 
 from cpflow.board.formats import FORMATS
 from cpflow.board.grid import SHAPES
-from cpflow.engines.registry import DEFAULT, ENGINES
+from cpflow.engines.catalog import DEFAULT, ENGINES
 
 # Choices read from the library's tables, which mypy cannot see through: typer needs them as enums.
 InputFormat = enum.StrEnum("InputFormat", {name: name for name in FORMATS})  # type: ignore[misc]

@@ -7,15 +7,15 @@ front end answers never loads OR-Tools.
 from __future__ import annotations
 
 import threading
-import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-from cpflow.board.grid import Puzzle, Solution
+from cpflow.board.grid import Solution
 from cpflow.clock import Deadline
+from cpflow.engines.base import Answer, stopped
 from cpflow.engines.cp_model import cp_model
 from cpflow.engines.race import spend
 from cpflow.errors import SolverFailed
-from cpflow.results import SolveResult, Status
+from cpflow.results import Status
 
 STATUS = {
     cp_model.OPTIMAL: Status.SOLVED,
@@ -77,20 +77,12 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
-def solve_model(
-    puzzle: Puzzle, model: cp_model.CpModel, v, began: float, *, workers: int | None = None, **params
-) -> SolveResult:
-    """Solve a built model (perhaps with constraints added since) into a result, by the deadline
-    it was built under (`v.deadline`).
-
-    `began` is the perf_counter reading when building started, so that `seconds`
-    covers building and solving. `params` are CpSolver parameters, on top of the
-    formulation's own (`PARAMS`).
-    """
-    built = time.perf_counter()
+def solve_model(model: cp_model.CpModel, v, *, workers: int | None = None, **params) -> Answer:
+    """Solve a built model (perhaps with constraints added since) by the deadline it was built under
+    (`v.deadline`). `params` are CpSolver parameters, on top of the formulation's own (`PARAMS`)."""
     left = v.deadline.left()
-    if left == 0:  # building took it all: CP-SAT would still spend long loading a big model
-        return out_of_time(began)
+    if left == 0:  # building took it all (v.deadline may be sooner than the base's)
+        return stopped()
     if workers and workers > 1 and hasattr(v, "order"):
         runs = [(_solver(left, 1, {**v.params, **params}), _ordered(model, v, k)) for k in range(workers)]
     else:
@@ -100,12 +92,12 @@ def solve_model(
     solver, native = _race(runs, v.deadline)
     status = STATUS.get(native)
     if status is None:
-        raise SolverFailed(f"CP-SAT returned {native.name} on {puzzle.name}: {model.validate()}")
+        raise SolverFailed(f"CP-SAT returned {native.name} on {v.puzzle.name}: {model.validate()}")
     solution = v.extract(solver) if status is Status.SOLVED else None
     stats = {"conflicts": solver.num_conflicts, "branches": solver.num_branches, "solver_seconds": solver.wall_time}
     if v.reason:
         stats["reason"] = v.reason
-    return SolveResult(status, solution, time.perf_counter() - began, built - began, "cpsat", stats)
+    return Answer(status, solution, stats)
 
 
 def run(model: cp_model.CpModel, deadline: Deadline, params: dict) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
@@ -173,12 +165,6 @@ def _race(
     except KeyboardInterrupt:
         stop_all()
         raise
-
-
-def out_of_time(began: float) -> SolveResult:
-    """The answer when the time limit passed before the search could start."""
-    seconds = time.perf_counter() - began
-    return SolveResult(Status.UNKNOWN, None, seconds, seconds, "cpsat", {"stopped": "building"})
 
 
 def _solver(time_limit: float | None, workers: int | None, params: dict) -> cp_model.CpSolver:

@@ -1,5 +1,5 @@
 """The front end of every engine that declares it (`Engine.front`): forced moves and a short
-search before any model, run by the registry (cpflow.engines.registry).
+search before any model, run by the pipeline (cpflow.engines.pipeline).
 
 `settle_first` answers a solve outright when the search (cpflow.deduce.search) finishes
 within its budget: a solution that is none of `exclude`, or a proof that there is none.

@@ -9,7 +9,6 @@ complete on its own) or by cuts added after each solve that found some (`"lazy"`
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
@@ -26,9 +25,10 @@ from cpflow.board.paths import reach, walk
 from cpflow.clock import NEVER, Deadline, OutOfTime
 from cpflow.deduce.rules import Partial
 from cpflow.engines import mip
+from cpflow.engines.base import Answer
 from cpflow.engines.prune import domains, impossibility
 from cpflow.errors import CpflowError, EngineUnavailable, SolverFailed
-from cpflow.results import SolveResult, Status
+from cpflow.results import Status
 
 Value = Callable[[pulp.LpVariable], float]  # the value a solved model gives a variable
 MIP_SOLVERS = ("cbc", "highs")
@@ -57,6 +57,7 @@ class IlpVars:
         deadline: Deadline = NEVER,
     ):
         self.puzzle, self.domains, self.deadline = puzzle, colour_domains, deadline
+        self.connectivity = DEFAULT_CONNECTIVITY  # how `build` rules loops out
         self.reason: str | None = impossibility(puzzle, colour_domains)
         self.x: dict[tuple[Colour, Node], pulp.LpVariable] = {}
         self.edge: dict[tuple[Colour, Node, Node], pulp.LpVariable] = {}
@@ -256,6 +257,7 @@ def build(
     prob = pulp.LpProblem("cpflow", pulp.LpMinimize)  # no objective: any solution will do
     fixed, colour_domains = root.decided() if root else ({}, domains(puzzle, deadline))
     v = IlpVars(prob, puzzle, colour_domains, deadline)
+    v.connectivity = connectivity
     if v.reason:
         add_false(prob, "proven_unsolvable")
         return prob, v
@@ -281,49 +283,36 @@ def available_mip_solvers() -> tuple[str, ...]:
     return tuple(name for name in MIP_SOLVERS if found[name])
 
 
-def solve(
-    puzzle: Puzzle,
+def search(
+    built: tuple[pulp.LpProblem, IlpVars],
+    deadline: Deadline,
     *,
-    time_limit: float | None = None,
-    workers: int | None = None,
     exclude: Sequence[Solution] = (),
+    workers: int | None = None,
     mip_solver: str = "cbc",
-    connectivity: str = DEFAULT_CONNECTIVITY,
-    root: Partial | None = None,
     on_round: Callable[[dict[Colour, list[tuple[Node, Node]]]], None] | None = None,
     **params,
-) -> SolveResult:
+) -> Answer:
     """Solve with a MIP solver ("cbc" or "highs"), finding none of the `exclude`d solutions.
 
-    `time_limit` covers building and every solve round; `params` go to the PuLP solver
-    (e.g. gapRel=0.1 for CBC, or any HiGHS option by name). `on_round` sees each round's
-    answer, loops and all, as each colour's joined edges (for pictures of the cuts at work).
-    The model starts from `root` (the front end's settled start) when given.
+    `params` go to the PuLP solver (e.g. gapRel=0.1 for CBC, or any HiGHS option by name).
+    `on_round` sees each round's answer, loops and all, as each colour's joined edges (for
+    pictures of the cuts at work).
     """
     if mip_solver not in available_mip_solvers():
         known = f"available: {', '.join(available_mip_solvers())}"
         if mip_solver == "highs":
             known += " (HiGHS needs highspy built on the HiGHS version that ortools bundles)"
         raise EngineUnavailable(f"MIP solver {mip_solver!r} is not available to the ilp engine; {known}")
-    began = time.perf_counter()
-    deadline = Deadline(time_limit, began)
-    stats: dict = {"mip_solver": mip_solver, "connectivity": connectivity, "rounds": 0, "cuts": 0}
-    try:
-        prob, v = build(puzzle, connectivity, deadline, root)
-    except OutOfTime:
-        seconds = time.perf_counter() - began
-        return SolveResult(
-            Status.UNKNOWN, None, seconds, seconds, f"ilp-{mip_solver}", {**stats, "stopped": "building"}
-        )
+    prob, v = built
+    stats: dict = {"mip_solver": mip_solver, "connectivity": v.connectivity, "rounds": 0, "cuts": 0}
     add_exclusions(prob, v, exclude)
-    built = time.perf_counter()
     if v.reason:
         status, stats["reason"] = Status.UNSOLVABLE, v.reason
     else:
         solver = lambda: mip.solver(mip_solver, deadline, workers, params)  # noqa: E731
         status = _solve_rounds(prob, v, stats, solver, deadline, on_round)
-    solution = v.extract(_value) if status is Status.SOLVED else None
-    return SolveResult(status, solution, time.perf_counter() - began, built - began, f"ilp-{mip_solver}", stats)
+    return Answer(status, v.extract(_value) if status is Status.SOLVED else None, stats)
 
 
 def _solve_rounds(
@@ -369,7 +358,7 @@ def status_of(prob: pulp.LpProblem, timed: bool) -> Status:
 
 
 def export(puzzle: Puzzle, path: str | Path, mip_solver: str = "cbc") -> None:
-    """Writes the model as an .mps file, or else an .lp file (the registry checks the suffix),
+    """Writes the model as an .mps file, or else an .lp file (the pipeline checks the suffix),
     the same for every `mip_solver`.
 
     The file holds the flow formulation, which is complete on its own: the lazy one would

@@ -1,7 +1,7 @@
 """The SAT engine: the puzzle's clauses (cpflow.engines.cnf) solved by a SAT solver of
 python-sat (CaDiCaL 1.9.5 by default), with lazy loop cuts.
 
-Every `sat` entry runs the front end first (the registry does, as for `cpsat`); what it
+Every `sat` entry runs the front end first (the pipeline does, as for `cpsat`); what it
 settled (`root`) becomes unit clauses. The solver answers, an answer with a loop gets a
 clause that cuts that loop and the solver answers again, incrementally, until an answer
 has none. Counting adds a clause excluding each solution found.
@@ -14,16 +14,16 @@ looks at the deadline itself and sends what it has found.
 from __future__ import annotations
 
 import importlib.util
-import time
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
 from cpflow.board.grid import Puzzle, Solution
-from cpflow.clock import Deadline, OutOfTime
+from cpflow.clock import NEVER, Deadline
 from cpflow.deduce.rules import Partial
 from cpflow.engines import children
-from cpflow.results import SolveResult, Status
+from cpflow.engines.base import Answer
+from cpflow.results import Status
 
 DEFAULT = "cadical195"
 GRACE = 0.25  # seconds past the deadline before the child is killed: time to send what it found
@@ -38,68 +38,45 @@ def available(solver: str = DEFAULT) -> bool:
     return hasattr(SolverNames, solver)
 
 
-def solve(
-    puzzle: Puzzle,
-    *,
-    solver: str = DEFAULT,
-    root: Partial | None = None,
-    time_limit: float | None = None,
-    exclude: Sequence[Solution] = (),
-    workers: int | None = None,
-) -> SolveResult:
-    """One solution that is none of `exclude`, or why there is none, or UNKNOWN at the time limit;
-    the clauses start from `root` (the front end's settled start) when given."""
-    began = time.perf_counter()
-    deadline = Deadline(time_limit, began)
-    try:
-        v = _built(puzzle, deadline, root)
-    except OutOfTime:
-        return _result(Status.UNKNOWN, None, began, time.perf_counter(), {"stopped": "building"})
-    built = time.perf_counter()
-    found, finished, stats = _search_by(v, solver, 1, exclude, deadline)
-    status = Status.SOLVED if found else Status.UNSOLVABLE if finished else Status.UNKNOWN
-    if v.reason:
-        stats["reason"] = v.reason
-    return _result(status, found[0] if found else None, began, built, stats)
-
-
-def count(
-    puzzle: Puzzle,
-    limit: int,
-    *,
-    solver: str = DEFAULT,
-    root: Partial | None = None,
-    time_limit: float | None = None,
-    workers: int | None = None,
-) -> tuple[list[Solution], Status]:
-    """Up to `limit` distinct solutions, and SOLVED when that is all of them (UNKNOWN when the
-    limit or the time limit came first)."""
-    deadline = Deadline(time_limit, time.perf_counter())
-    try:
-        v = _built(puzzle, deadline, root)
-    except OutOfTime:
-        return [], Status.UNKNOWN
-    found, finished, _ = _search_by(v, solver, limit, (), deadline)
-    return found, Status.SOLVED if finished else Status.UNKNOWN
-
-
-def _built(puzzle: Puzzle, deadline: Deadline, root):
+def build(puzzle: Puzzle, deadline: Deadline = NEVER, root: Partial | None = None):
+    """The puzzle's clauses (cpflow.engines.cnf), from `root` (the front end's settled start) when given."""
     from cpflow.engines.cnf import build
 
     return build(puzzle, deadline, root)
 
 
+def search(
+    v, deadline: Deadline, *, solver: str = DEFAULT, exclude: Sequence[Solution] = (), workers: int | None = None
+) -> Answer:
+    """One solution of the clauses that is none of `exclude`, or why there is none, or UNKNOWN at the
+    deadline."""
+    found, finished, stats = _search_by(v, solver, 1, exclude, deadline)
+    status = Status.SOLVED if found else Status.UNSOLVABLE if finished else Status.UNKNOWN
+    if v.reason:
+        stats["reason"] = v.reason
+    return Answer(status, found[0] if found else None, stats)
+
+
+def count(
+    v, limit: int, deadline: Deadline, *, solver: str = DEFAULT, workers: int | None = None
+) -> tuple[list[Solution], Status]:
+    """Up to `limit` distinct solutions, and SOLVED when that is all of them (UNKNOWN when the
+    limit or the time limit came first)."""
+    found, finished, _ = _search_by(v, solver, limit, (), deadline)
+    return found, Status.SOLVED if finished else Status.UNKNOWN
+
+
 def _search_by(v, solver: str, limit: int, exclude: Sequence[Solution], deadline: Deadline):
-    """`search` in a child killed at the deadline: (solutions, whether that is all, stats)."""
-    if deadline.left() == 0:
+    """`solutions` in a child killed at the deadline: (solutions, whether that is all, stats)."""
+    if deadline.left() == 0:  # building took it all: no child
         return [], False, {"solver": solver, "stopped": "building"}
-    answer = children.fork(partial(search, v, solver, limit, exclude, deadline), deadline.earlier(-GRACE))
+    answer = children.fork(partial(solutions, v, solver, limit, exclude, deadline), deadline.earlier(-GRACE))
     if answer is None:
         return [], False, {"solver": solver, "stopped": "searching"}
     return answer
 
 
-def search(v, solver: str, limit: int, exclude: Sequence[Solution], deadline: Deadline):
+def solutions(v, solver: str, limit: int, exclude: Sequence[Solution], deadline: Deadline):
     """Up to `limit` solutions of the clauses, none of `exclude`, cutting each loop an answer has
     and solving again: (solutions, whether that is all of them, stats). Stops between rounds at
     the deadline."""
@@ -127,17 +104,11 @@ def search(v, solver: str, limit: int, exclude: Sequence[Solution], deadline: De
     return found, False, stats
 
 
-def _result(status: Status, solution: Solution | None, began: float, built: float, stats: dict) -> SolveResult:
-    return SolveResult(status, solution, time.perf_counter() - began, built - began, "sat", stats)
-
-
 def export(puzzle: Puzzle, path: str | Path, *, solver: str = DEFAULT) -> None:
     """Write the puzzle's clauses as a DIMACS CNF file, each variable named in a comment line
     (`c 12 joined_0_0_0_1`). The whole model is written, without the front end's deductions and
     without loop cuts: a model of the file may hold a loop, which cpflow would cut and solve again."""
     from pysat.formula import CNF
-
-    from cpflow.engines.cnf import build
 
     v = build(puzzle)
     names = [f"{var} {name}" for name, var in v.pool.obj2id.items()]

@@ -28,7 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool
 from starlette.exceptions import HTTPException
 
-from cpflow.engines.registry import DEFAULT, ENGINES, available
+from cpflow.engines.catalog import DEFAULT, ENGINES, available
 from cpflow.web import tasks
 from cpflow.web.guards import BodyGuard, Gate, Takes
 from cpflow.web.hosts import Hosts

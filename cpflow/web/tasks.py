@@ -65,7 +65,7 @@ def screenshot(ask: dict, limits: Limits) -> dict:
 
 def solve(ask: dict, limits: Limits) -> dict:
     """`cpflow solve --format json`'s record; with `draw`, also the picture and the solution's text."""
-    from cpflow.engines.registry import solve as solve_with
+    from cpflow.engines.pipeline import solve as solve_with
 
     puzzle = _puzzle(ask, limits)
     result = solve_with(puzzle, ask["engine"], time_limit=ask["time_limit"])
@@ -185,8 +185,8 @@ def timed_out(ask: dict, limits: Limits, kind: str, seconds: float) -> dict:
 
 def warm_up() -> None:
     """Import the solver and solve a tiny board, so that a worker's first request is not slow."""
-    from cpflow.engines.registry import solve as solve_with
-    from cpflow.engines.registry import warm
+    from cpflow.engines.catalog import warm
+    from cpflow.engines.pipeline import solve as solve_with
 
     warm()
     solve_with(Puzzle.build(2, 2, {"R": ((0, 0), (1, 0)), "B": ((0, 1), (1, 1))}), time_limit=5)

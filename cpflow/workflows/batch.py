@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any, TypeVar, cast
 
 from cpflow.board.grid import Puzzle
-from cpflow.engines.registry import solve
+from cpflow.engines.pipeline import solve
 from cpflow.outputs import interrupts_held
 from cpflow.results import SolveResult
 from cpflow.workflows.items import BUG, Failed, Where, guarded, name_of
@@ -179,7 +179,7 @@ def _death(exitcode: int | None) -> str:
 
 
 def solve_all(puzzles: Sequence[Puzzle], where: Where | int = 1, **options) -> Iterator[SolveResult | Failed]:
-    """Each puzzle solved (`registry.solve` options), in the order given."""
+    """Each puzzle solved (`pipeline.solve` options), in the order given."""
     return each(partial(_solve, options=options), puzzles, where)
 
 

@@ -1,8 +1,8 @@
 """Running several engines over the same puzzles, for side-by-side timings; never prints.
 
-A contender is an engine of the registry, by its name (`cpsat`, `ilp-highs`, ...).
+A contender is an engine of the catalog, by its name (`cpsat`, `ilp-highs`, ...).
 `compare` yields one `Run` per (puzzle, contender), each solution verified by the
-registry; its attempts (one per repeat, an `Attempt` each) run as one batch, here or
+pipeline; its attempts (one per repeat, an `Attempt` each) run as one batch, here or
 on a cluster. `judge` says whether each run's status is right, given what every
 contender found.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from cpflow.board.grid import Puzzle
-from cpflow.engines import registry
-from cpflow.engines.registry import solve
+from cpflow.engines import catalog
+from cpflow.engines.pipeline import solve
 from cpflow.results import SolveResult, Status
 from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.inputs import Entry
@@ -55,7 +55,7 @@ FIELDS = tuple(field.name for field in fields(Run))
 def check(names: Sequence[str]) -> None:
     """Raise EngineUnavailable unless every named engine is known and installed."""
     for name in names:
-        registry.backend(name)
+        catalog.backend(name)
 
 
 @dataclass(frozen=True)
@@ -104,12 +104,12 @@ def compare(
 def warm_up(names: Sequence[str]) -> None:
     """The first solve of a process pays one-off set-up costs: not on a real puzzle."""
     for name in names:
-        registry.warm(name)
+        catalog.warm(name)
         solve(WARM_UP, name)
 
 
 def attempt(one: Attempt) -> SolveResult:
-    """One attempt's solve (verified by the registry): a task of a comparison's batch."""
+    """One attempt's solve (verified by the pipeline): a task of a comparison's batch."""
     return solve(one.puzzle, one.contender, time_limit=one.time_limit, forced=one.forced)
 
 

@@ -79,11 +79,11 @@ def chain(play: Puzzle, time_limit: float | None = None, known: Solution | None 
     that the verifier has passed, when the caller has one (else the default engine finds one)."""
     if not applies(play):
         raise RulesUnsupported("hints follow Flow Free's rules: every cell covered, no path touching itself")
-    from cpflow.engines import registry
+    from cpflow.engines import pipeline
 
     if known is None:
         began = time.perf_counter()
-        found = registry.solve(play, time_limit=time_limit)
+        found = pipeline.solve(play, time_limit=time_limit)
         if found.status is Status.UNKNOWN:
             yield Hint(UNKNOWN, play, "the time limit came before a solution was found")
             return

@@ -3,8 +3,8 @@
 `uniqueness` asks for two solutions in one search where the engine can count (CP-SAT
 and its front end), else solves, then solves again excluding the first answer: a
 second answer means the puzzle is not unique. `count` enumerates distinct solutions up to a limit
-(the registry's `count`: one search on CP-SAT, re-solving with exclusions elsewhere).
-Both work with every engine of the registry, and see only verified solutions.
+(the pipeline's `count`: one search on CP-SAT, re-solving with exclusions elsewhere).
+Both work with every engine of the catalog, and see only verified solutions.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from cpflow.board.grid import Cell, Node, Puzzle, Solution, cell_of, differ
-from cpflow.engines import registry
-from cpflow.engines.registry import solve
+from cpflow.engines import catalog, pipeline
+from cpflow.engines.pipeline import solve
 from cpflow.results import Status
 
 
@@ -69,10 +69,10 @@ def steps(solution: Solution) -> set[frozenset[Node]]:
 
 def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None = None, **options) -> Uniqueness:
     """Unique, not unique (with two differing solutions), unsolvable, or unknown."""
-    registry.backend(engine)  # imported before the clock starts
+    catalog.backend(engine)  # imported before the clock starts
     began = time.perf_counter()
-    if registry.entry_of(engine).counts:
-        found, status = registry.count(puzzle, 2, engine, time_limit=time_limit, **options)
+    if catalog.entry_of(engine).counts:
+        found, status = pipeline.count(puzzle, 2, engine, time_limit=time_limit, **options)
         finished = status is Status.SOLVED or len(found) == 2
         verdict = [Verdict.UNSOLVABLE, Verdict.UNIQUE, Verdict.NOT_UNIQUE][len(found)] if finished else Verdict.UNKNOWN
         return Uniqueness(verdict, tuple(found), time.perf_counter() - began)
@@ -91,7 +91,7 @@ def count(
     puzzle: Puzzle, limit: int = 1000, engine: str = "cpsat", time_limit: float | None = None, **options
 ) -> Count:
     """Distinct solutions up to `limit`; `exact` says whether that is all of them."""
-    registry.backend(engine)
+    catalog.backend(engine)
     began = time.perf_counter()
-    found, status = registry.count(puzzle, limit, engine, time_limit=time_limit, **options)
+    found, status = pipeline.count(puzzle, limit, engine, time_limit=time_limit, **options)
     return Count(tuple(found), status is Status.SOLVED, time.perf_counter() - began)
