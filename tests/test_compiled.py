@@ -19,6 +19,7 @@ from cpflow.board.grid import Puzzle, Rules
 from cpflow.board.verify import violations
 from cpflow.clock import Deadline, OutOfTime
 from cpflow.deduce import compiled, search
+from cpflow.deduce.rulebook import RULES
 from cpflow.deduce.rules import Contradiction, Exhausted, applies
 from cpflow.deduce.search import Search
 from cpflow.engines import pipeline
@@ -204,3 +205,30 @@ def test_a_passed_deadline_stops_both_searches_alike():
             except OutOfTime:
                 outcomes.append("out of time")
         assert outcomes[0] == outcomes[1], puzzle.name
+
+
+@built
+def test_the_core_numbers_its_rules_as_the_rule_book_does():
+    assert compiled._core.rules() == tuple(rule.name for rule in RULES)
+
+
+@built
+@pytest.mark.parametrize(
+    ("rows", "rule"),
+    [
+        ("AA.", "degree"),  # r1c3 has one way out
+        (".A.\n..A", "touch"),  # A's endpoints side by side, with more cells to cover
+        ("....\n..A.\n.A..\n....", "loop"),
+        ("AB.\nC.B\nCA.", "colour"),
+        ("BCC.\nB.A.\n..A.", "corner"),
+    ],
+)
+def test_a_start_the_core_refutes_is_named_by_the_rule_that_found_no_way(rows, rule):
+    """The core names the rule by its number in the rule book (the first to find no way on: on
+    other boards the core's queue, which keeps a node once, may meet another rule first)."""
+    puzzle = board(rows)
+    with pytest.raises(Contradiction) as python:
+        Search(puzzle)
+    with pytest.raises(Contradiction) as core:
+        compiled.CompiledSearch(puzzle)
+    assert core.value.rule == python.value.rule == rule

@@ -3,8 +3,9 @@ hand): the same rules, the same order of branches and the same budget as the Pyt
 (cpflow.deduce.search), 13-35 times faster in-process (models/forced.md, "The compiled core").
 
 The core numbers the board as `rules.Graph` does and settles its start itself (the dead
-turns too). It runs in slices of `SLICE` seconds, without the interpreter's lock, and the
-deadline is looked at between them. Only when the search hands over to a model is the start
+turns too); it numbers the rules as the rule book does (`_core.rules()`), and names the one
+that refutes a start by its number. It runs in slices of `SLICE` seconds, without the
+interpreter's lock, and the deadline is looked at between them. Only when the search hands over to a model is the start
 settled again in Python (`root`), for the model's fixed edges and colour domains.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 
 from cpflow.board.grid import MAX_NEIGHBOURS, Puzzle, Solution
 from cpflow.clock import NEVER, Deadline, OutOfTime
+from cpflow.deduce.rulebook import RULES
 from cpflow.deduce.rules import NONE, Contradiction, Exhausted, Graph, Partial, applies
 from cpflow.deduce.settle import settle
 
@@ -56,7 +58,7 @@ class CompiledSearch:
         except TimeoutError:
             raise OutOfTime from None
         if self.core.refuted:
-            raise Contradiction("forced moves")
+            raise Contradiction(RULES[self.core.broken].name)  # the core numbers the rules as the rule book does
         self.settled: Partial | None = None
 
     @property

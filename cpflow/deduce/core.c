@@ -8,10 +8,12 @@
  * degrees, undecided edges, chain ends, nodes looked at since the chamber rule last held.
  * The search keeps a stack of frames; a frame waiting on the stack holds its parent's state
  * and the move (an edge in or out) to make on it when it is taken. A rule that finds no way
- * on returns NO_WAY (rules.Contradiction); the caller drops the frame.
+ * on returns NO_WAY (rules.Contradiction) and records its number (`broken`); the caller drops
+ * the frame. The rules are numbered as the rule book's rows (cpflow.deduce.rulebook.RULES).
  *
  * Python sees one type, Search(n, edges, need, colour, pairs, scan, seconds), with
- * run(budget, seconds), branches and refuted; see cpflow/deduce/compiled.py.
+ * run(budget, seconds), branches, refuted and broken, and rules(), the rules' names by number;
+ * see cpflow/deduce/compiled.py.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,6 +27,11 @@ enum { UNDECIDED = 0, IN = 1, OUT = 2 };
 enum { NONE = -1 };
 enum { OK = 0, NO_WAY = 1, LATE = 2 }; /* what a rule returns; LATE: past the start's time */
 enum { DONE = 0, SOLVED = 1, EXHAUSTED = 2, TIMED_OUT = 3 }; /* what run() returns */
+/* The rules, numbered as the rule book's rows (tests/test_compiled.py holds them to it). */
+enum Rule { RULE_DEGREE, RULE_BRANCH, RULE_COLOUR, RULE_TOUCH, RULE_LOOP, RULE_CORNER, RULE_DEAD_TURN, RULE_CHAMBER,
+            RULE_REACH, RULE_COUNT };
+static const char *const RULE_NAMES[RULE_COUNT] = {"degree", "branch", "colour", "touch", "loop",
+                                                   "corner", "dead turn", "chamber", "reach"};
 
 #define TRY(x)                     \
     do {                           \
@@ -81,6 +88,7 @@ typedef struct {
     /* a path entering a node from x: x's neighbours and blocked pairs, marked turn_stamp */
     int32_t *turn_near, *turn_blocked, *turn_by, turn_stamp;
     double start_ends;              /* when settling the start must end (the reach rule looks) */
+    int broken;                     /* the rule that last found no way on (enum Rule) */
 } Core;
 
 static State frame(Core *s, int index) {
@@ -125,6 +133,12 @@ static void forget_queue(Core *s) {
     forget_dirty(s);
 }
 
+/* A rule found no way on: NO_WAY, and which rule it was. */
+static int no_way(Core *s, enum Rule rule) {
+    s->broken = rule;
+    return NO_WAY;
+}
+
 static int is_near(const Board *b, int i, int j) {
     for (int x = b->first[i]; x < b->first[i + 1]; x++)
         if (b->near[x] == j)
@@ -147,7 +161,7 @@ static int is_banned(const Core *s, const State *f, int node, int c) {
 static int cut(Core *s, State *f, int e) {
     const int i = s->b.ends[2 * e], j = s->b.ends[2 * e + 1];
     if (f->colour[i] != NONE && f->colour[i] == f->colour[j])
-        return NO_WAY; /* neighbours of one colour must be consecutive */
+        return no_way(s, RULE_TOUCH); /* neighbours of one colour must be consecutive */
     f->state[e] = OUT;
     f->free[i]--;
     f->free[j]--;
@@ -158,7 +172,7 @@ static int cut(Core *s, State *f, int e) {
 
 static int ban(Core *s, State *f, int node, int c) {
     if (f->colour[node] == c)
-        return NO_WAY;
+        return no_way(s, RULE_CORNER);
     if (!is_banned(s, f, node, c)) {
         f->banned[(size_t)node * s->b.words + (c >> 6)] |= (uint64_t)1 << (c & 63);
         look_again(s, node);
@@ -171,7 +185,7 @@ static int paint(Core *s, State *f, int node, int c) {
     if (f->colour[node] == c)
         return OK;
     if (f->colour[node] != NONE || is_banned(s, f, node, c))
-        return NO_WAY;
+        return no_way(s, f->colour[node] != NONE ? RULE_COLOUR : RULE_CORNER);
     int top = 0;
     s->stack[top++] = node;
     f->colour[node] = (int16_t)c;
@@ -190,10 +204,10 @@ static int paint(Core *s, State *f, int node, int c) {
         for (int x = b->first[i]; x < b->first[i + 1]; x++) {
             const int j = b->near[x], e = b->via[x];
             if (f->colour[j] == c && f->state[e] == OUT)
-                return NO_WAY; /* touching itself */
+                return no_way(s, RULE_TOUCH); /* touching itself */
             if (f->state[e] == IN && f->colour[j] == NONE) {
                 if (is_banned(s, f, j, c))
-                    return NO_WAY;
+                    return no_way(s, RULE_CORNER);
                 f->colour[j] = (int16_t)c;
                 s->stack[top++] = j;
             }
@@ -216,7 +230,7 @@ static int corner(Core *s, State *f, int p) {
             if (j != a && j != z)
                 continue;
             if (f->state[e] == IN)
-                return NO_WAY;
+                return no_way(s, RULE_CORNER);
             if (f->state[e] == UNDECIDED)
                 TRY(cut(s, f, e));
         }
@@ -231,18 +245,18 @@ static int join(Core *s, State *f, int e) {
     const int i = b->ends[2 * e], j = b->ends[2 * e + 1];
     const int a = f->other[i], z = f->other[j];
     if (a == j)
-        return NO_WAY; /* a loop */
+        return no_way(s, RULE_LOOP); /* a loop */
     f->state[e] = IN;
     f->degree[i]++;
     f->degree[j]++;
     f->free[i]--;
     f->free[j]--;
     if (f->degree[i] > b->need[i] || f->degree[j] > b->need[j])
-        return NO_WAY;
+        return no_way(s, RULE_BRANCH);
     const int ci = f->colour[i], cj = f->colour[j];
     if (ci != cj) {
         if (ci != NONE && cj != NONE)
-            return NO_WAY; /* two colours on one path */
+            return no_way(s, RULE_COLOUR); /* two colours on one path */
         TRY(ci == NONE ? paint(s, f, i, cj) : paint(s, f, j, ci));
     }
     f->other[a] = z;
@@ -299,7 +313,7 @@ static int local(Core *s, State *f) {
         }
         if (!f->free[i]) {
             if (f->degree[i] < b->need[i])
-                return NO_WAY;
+                return no_way(s, RULE_DEGREE);
             continue;
         }
         int open = 0;
@@ -313,7 +327,7 @@ static int local(Core *s, State *f) {
             for (int u = 0; u < open; u++)
                 TRY(cut(s, f, via[u]));
         } else if (wanted > open) {
-            return NO_WAY;
+            return no_way(s, RULE_DEGREE);
         } else if (wanted == open) {
             for (int u = 0; u < open; u++)
                 if (f->state[via[u]] == UNDECIDED)
@@ -428,7 +442,7 @@ static int chambers(Core *s, State *f, int *painted) {
         if (two)
             continue;
         if (colour == NONE)
-            return NO_WAY; /* no path can reach these nodes */
+            return no_way(s, RULE_CHAMBER); /* no path can reach these nodes */
         for (int r = 0; r < size; r++)
             TRY(paint(s, f, s->region[r], colour));
         *painted = 1;
@@ -471,13 +485,13 @@ static int reach(Core *s, State *f, int *painted) {
             }
         }
         if (s->seen[z] != seen)
-            return NO_WAY; /* the colour's endpoints cannot meet */
+            return no_way(s, RULE_REACH); /* the colour's endpoints cannot meet */
     }
     for (int i = 0; i < n; i++) {
         if (f->colour[i] != NONE)
             continue;
         if (!s->reached[i])
-            return NO_WAY;
+            return no_way(s, RULE_REACH);
         if (s->reached[i] == 1) {
             TRY(paint(s, f, i, s->last[i]));
             *painted = 1;
@@ -1007,6 +1021,13 @@ static PyObject *Search_refuted(SearchObject *self, void *closure) {
     return PyBool_FromLong(self->busy < 0);
 }
 
+static PyObject *Search_broken(SearchObject *self, void *closure) {
+    (void)closure;
+    if (self->busy >= 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(self->core.broken);
+}
+
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)Search_run, METH_VARARGS,
      "run(budget, seconds) -> (status, paths): 0 no more solutions, 1 solved (paths: int32 node numbers, "
@@ -1017,6 +1038,7 @@ static PyMethodDef Search_methods[] = {
 static PyGetSetDef Search_getset[] = {
     {"branches", (getter)Search_branches, NULL, "branches taken so far", NULL},
     {"refuted", (getter)Search_refuted, NULL, "whether settling the start found no way on", NULL},
+    {"broken", (getter)Search_broken, NULL, "the number of the rule that refuted the start (rules()), or None", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1032,8 +1054,31 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
+/* The rules' names by number: the rule book's, so that Python can name what the core meets. */
+static PyObject *rules(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    PyObject *names = PyTuple_New(RULE_COUNT);
+    if (!names)
+        return NULL;
+    for (int r = 0; r < RULE_COUNT; r++) {
+        PyObject *name = PyUnicode_FromString(RULE_NAMES[r]);
+        if (!name) {
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, r, name);
+    }
+    return names;
+}
+
+static PyMethodDef module_methods[] = {
+    {"rules", rules, METH_NOARGS, "rules() -> the rules' names, by the numbers the core gives them (`broken`)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_core", "cpflow's compiled search", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "cpflow's compiled search", -1, module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
