@@ -8,8 +8,9 @@ the rule sets and board kinds it supports, its capabilities (counting in one sea
 workers, answers round by round, the model files it writes: each declared here once,
 and tests/test_catalog.py checks the module against it), its memory per node, and the
 optional package it needs (with the extra that installs it). A new engine is one module
-and one entry (`add`). Workflows run an engine through cpflow.engines.pipeline, which
-verifies every answer, never through its module.
+and one entry (`added` puts one in for a while, as tests/test_tiny_engine.py does).
+Workflows run an engine through cpflow.engines.pipeline, which verifies every answer,
+never through its module.
 """
 
 from __future__ import annotations
