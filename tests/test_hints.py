@@ -13,6 +13,7 @@ import pytest
 from conftest import PUZZLES, board, needs_variants, needs_zucker, variant_levels, zucker_puzzles
 from cpflow.board.formats import load, load_solution, load_with_solutions
 from cpflow.board.grid import cell_of
+from cpflow.deduce.rulebook import GRADES
 from cpflow.deduce.steps import STEP_KINDS, Step
 from cpflow.errors import InvalidSolution
 from cpflow.results import Status
@@ -235,7 +236,14 @@ def test_cli_grade_prints_a_line_per_puzzle_and_json_records(tmp_path, hard_puzz
     assert cpflow("grade", str(tmp_path / "missing.txt")).returncode == 2
 
 
-def test_the_grades_the_command_line_offers_are_the_grades_hints_give():
-    from cpflow.cli.options import GradeName
+def test_the_command_line_the_api_and_the_page_offer_the_grades_hints_give():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
 
-    assert [grade.value for grade in GradeName] == list(hinting.GRADES)
+    from cpflow.cli.options import GradeName
+    from cpflow.web.app import GenerateAsk, create_app
+
+    assert [grade.value for grade in GradeName] == list(GRADES)
+    assert GenerateAsk.model_json_schema()["properties"]["grade"]["anyOf"][0]["enum"] == list(GRADES)
+    page = TestClient(create_app(), base_url="http://127.0.0.1:8000").get("/").text
+    assert f'"grades": {json.dumps(list(GRADES))}' in page

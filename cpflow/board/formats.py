@@ -1,6 +1,6 @@
 """Reading and writing puzzles and solutions: every format, told apart automatically.
 
-Formats (`FORMATS`), detected unless one is named:
+Formats (`INPUT_FORMATS`), detected unless one is named:
 - classic, zero, header: rectangular text grids (`grids`), the classic set's and the
   Numberlink community's files;
 - level: the game's level-pack lines, one level per line, each with its solution
@@ -20,7 +20,7 @@ from cpflow.board import graphjson, grids, levelpack, native
 from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of, nodes_along
 from cpflow.errors import PuzzleFormatError
 
-FORMATS = ("auto", *grids.GRID_FORMATS, "level", "board", "json")
+INPUT_FORMATS = ("auto", *grids.GRID_FORMATS, "level", "board", "json")
 MAX_BYTES = 4 * 1024 * 1024
 MAX_CELLS = grids.MAX_CELLS
 SEARCH_BUDGET = 100_000  # steps spent tracing one colour's path through a text grid
@@ -84,8 +84,8 @@ def parse(text: str, source: str = "<text>", fmt: str = "auto") -> list[Puzzle]:
 
 def parse_with_solutions(text: str, source: str = "<text>", fmt: str = "auto") -> list[tuple[Puzzle, Solution | None]]:
     """The puzzles written in `text`, each with the solution the text carries, if any."""
-    if fmt not in FORMATS:
-        raise PuzzleFormatError.whole(source, f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    if fmt not in INPUT_FORMATS:
+        raise PuzzleFormatError.whole(source, f"unknown format {fmt!r}; choose from {', '.join(INPUT_FORMATS)}")
     if not text.strip():
         raise PuzzleFormatError.whole(source, "empty file: no puzzle in it")
     fmt = detect(text) if fmt == "auto" else fmt

@@ -1,5 +1,5 @@
 """The options commands share, as typed arguments (typer reads and checks them), and their choices,
-some read from the library's tables (input formats, engines, board shapes)."""
+some read from the library's tables (input formats, engines, board shapes, grades)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ from typing import Annotated
 
 import typer
 
-from cpflow.board.formats import FORMATS
+from cpflow.board.formats import INPUT_FORMATS
 from cpflow.board.grid import SHAPES
+from cpflow.deduce.rulebook import GRADES
 from cpflow.engines.catalog import DEFAULT, ENGINES
 
 # Choices read from the library's tables, which mypy cannot see through: typer needs them as enums.
-InputFormat = enum.StrEnum("InputFormat", {name: name for name in FORMATS})  # type: ignore[misc]
+InputFormat = enum.StrEnum("InputFormat", {name: name for name in INPUT_FORMATS})  # type: ignore[misc]
 EngineName = enum.StrEnum("EngineName", {name: name for name in ENGINES})  # type: ignore[misc]
 Shape = enum.StrEnum("Shape", {name: name for name in SHAPES})  # type: ignore[misc]
+GradeName = enum.StrEnum("GradeName", {name: name for name in GRADES})  # type: ignore[misc]
 
 
 class OutputFormat(enum.StrEnum):
@@ -31,15 +33,6 @@ class ColourMode(enum.StrEnum):
     auto = "auto"
     always = "always"
     never = "never"
-
-
-class GradeName(enum.StrEnum):
-    """The grades of cpflow.workflows.hints.GRADES (spelt here: importing hints costs start-up time)."""
-
-    easy = "easy"
-    medium = "medium"
-    hard = "hard"
-    expert = "expert"
 
 
 class CountFormat(enum.StrEnum):

@@ -57,7 +57,7 @@ def writer(shown: str = "auto", quiet: bool = False, colour: str = "auto") -> Wr
         return Quiet(colour)
     if shown == "auto":
         shown = "terminal" if _on_terminal(colour) else "text"
-    return FORMATS[shown](colour)
+    return OUTPUT_WRITERS[shown](colour)
 
 
 def _on_terminal(colour: str) -> bool:
@@ -307,7 +307,7 @@ class Terminal(Text):
         self.console.print(drawing, end="", soft_wrap=True)
 
 
-FORMATS: dict[str, type[Writer]] = {"terminal": Terminal, "text": Text, "header": Header, "json": Json}
+OUTPUT_WRITERS: dict[str, type[Writer]] = {"terminal": Terminal, "text": Text, "header": Header, "json": Json}
 
 
 @dataclass(frozen=True)

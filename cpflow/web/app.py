@@ -28,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictBool
 from starlette.exceptions import HTTPException
 
+from cpflow.deduce.rulebook import GRADES
 from cpflow.engines.catalog import DEFAULT, ENGINES, available
 from cpflow.web import tasks
 from cpflow.web.guards import BodyGuard, Gate, Takes
@@ -123,7 +124,7 @@ class GenerateAsk(BaseModel):
     walls: int = Field(0, ge=0, le=10_000, description="Walls put between cells at random.")
     warps: int = Field(0, ge=0, le=10_000, description="Warps (a row's or a column's end cells joined) at random.")
     bridges: int = Field(0, ge=0, le=10_000, description="Bridges at random (square boards).")
-    grade: Literal["easy", "medium", "hard", "expert"] | None = Field(
+    grade: Literal[GRADES] | None = Field(  # type: ignore[valid-type]
         None, description="Only a puzzle of this grade (`cpflow grade`)."
     )
     touch_proof: StrictBool = Field(False, description="Unique also when paths may touch themselves.")
@@ -322,11 +323,11 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
 
 
 def _page_routes(app: FastAPI) -> None:
-    """The page: index.html with the palette and the server's limits filled in, its stylesheet and its
-    script; the API's documentation page and the script that starts Swagger UI on it."""
+    """The page: index.html with the palette, the server's limits, its engines and the grades filled in,
+    its stylesheet and its script; the API's documentation page and the script that starts Swagger UI on it."""
     page = resources.files("cpflow.web") / "page"
     limits: Limits = app.state.limits
-    config = {"palette": _palette(), "limits": asdict(limits), "engines": available()}
+    config = {"palette": _palette(), "limits": asdict(limits), "engines": available(), "grades": GRADES}
     html = (page / "index.html").read_text().replace("__CONFIG__", json.dumps(config).replace("</", "<\\/"))
     docs = (page / "docs.html").read_text()
     files = {
