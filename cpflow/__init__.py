@@ -13,8 +13,9 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
     game's level lines), native (cpflow's board text), graphjson (JSON graphs)
   - verify: the rules, checked independently of every engine
   - geometry: where cells stand in a drawing (square and hexagonal)
-- deduce/: the rules every solution obeys (rules), the short search (search, compiled: its C
-  core), the player's next step (steps, sentences)
+- deduce/: the rules every solution obeys (rulebook: their names, flags and sentences, one
+  row each; rules: the partial solution and its moves; settle; turns: the dead turns), the
+  short search (search, compiled: its C core), the player's next step (steps, sentences)
 - engines/: catalog (the entries, with named fields; the Backend protocol), pipeline (the
   one place the front end runs and answers are verified), base (building under a deadline),
   memory (the memory guard), front (forced moves first), race, prune,
