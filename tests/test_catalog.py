@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import board
-from cpflow.board.grid import Rules
+from cpflow.board.grid import BOARD_KINDS, Rules
 from cpflow.cli import app
 from cpflow.engines import catalog, pipeline
-from cpflow.engines.catalog import ENGINES, KINDS, Engine, kinds_of
+from cpflow.engines.catalog import ENGINES, Engine
 from cpflow.errors import EngineUnsupported
 
 runner = CliRunner()
@@ -52,12 +52,12 @@ def test_engines_json_is_a_record_a_line_with_what_each_supports():
     for record in records:
         entry = ENGINES[record["name"]]
         assert record["front_end"] == entry.front and record["exports"] == list(entry.exports)
-        assert set(record["kinds"]) <= set(KINDS) and record["installed"] == entry.available()
+        assert set(record["kinds"]) <= set(BOARD_KINDS) and record["installed"] == entry.available()
 
 
 def test_the_kinds_of_a_board_are_read_from_its_graph():
-    assert kinds_of(board(HOLED)) == ["holes"]
-    assert kinds_of(board("R.R\nB.B")) == []
+    assert board(HOLED).kinds() == ["holes"]
+    assert board("R.R\nB.B").kinds() == []
 
 
 @pytest.fixture

@@ -36,6 +36,7 @@ Path = tuple[Node, ...]  # e.g. ((0, 0), (0, 1), (1, 1))
 Pair = frozenset[Cell]  # two cells, e.g. the two sides of a wall
 
 SHAPES = ("square", "hex")
+BOARD_KINDS = ("holes", "walls", "warps", "bridges", "hexagons")  # what a board may have beyond a plain rectangle
 MAX_NEIGHBOURS = 255  # a node's most: a board's are 4 to 8, a graph's a few dozen; what the compiled search takes
 
 
@@ -184,6 +185,17 @@ class Puzzle:
         pairs = (sorted(pair) for pair in self.passages() if len(pair) == 2)
         found = {(a, b) for a, b in pairs if not self.touches(a, b)}
         return sorted(found)
+
+    def kinds(self) -> list[str]:
+        """The board's kinds (BOARD_KINDS), e.g. ["holes", "walls"]; none for a plain square board."""
+        found = {
+            "holes": bool(self.holes()),
+            "walls": bool(self.walls()),
+            "warps": bool(self.warps()),
+            "bridges": bool(self.bridges()),
+            "hexagons": self.shape == "hex",
+        }
+        return [kind for kind in BOARD_KINDS if found[kind]]
 
     def is_plain(self) -> bool:
         """A square board with no holes, walls, warps or bridges: what the classic formats can write."""

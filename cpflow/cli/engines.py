@@ -178,7 +178,8 @@ def show_comparison(
 def show_engines(fmt: str) -> int:
     """The table of engines (`cpflow engines`): what each is, supports and needs, and whether it is
     installed; 0."""
-    from cpflow.engines.catalog import ENGINES, KINDS, RULE_SETS
+    from cpflow.board.grid import BOARD_KINDS
+    from cpflow.engines.catalog import ENGINES, RULE_SETS
 
     found = [entry.record() for entry in ENGINES.values()]
     if fmt == "json":
@@ -189,7 +190,7 @@ def show_engines(fmt: str) -> int:
     rows = [header]
     for r in found:
         missing = [f"--allow-{name}" for name in RULE_SETS if name not in r["rule_sets"]]
-        missing += [kind for kind in KINDS if kind not in r["kinds"]]
+        missing += [kind for kind in BOARD_KINDS if kind not in r["kinds"]]
         rows.append(
             (
                 r["name"],

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from cpflow.board.grid import Puzzle, Solution
+from cpflow.board.grid import BOARD_KINDS, Puzzle, Solution
 from cpflow.clock import Deadline
 from cpflow.deduce.rules import Partial
 from cpflow.engines.base import Answer
@@ -58,7 +58,6 @@ class Backend(Protocol):
 
 
 RULE_SETS = ("flow", "touch", "blanks")  # Flow Free's rules; paths may touch themselves; cells may stay empty
-KINDS = ("holes", "walls", "warps", "bridges", "hexagons")  # what a board may have beyond a plain rectangle
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,7 +76,7 @@ class Engine:
     front: bool = False  # the front end's forced moves (and short search) first; the model starts from what it settled
     races: bool = False  # the front end's search goes on beside the engine's search (it stops within moments)
     rule_sets: tuple[str, ...] = RULE_SETS
-    kinds: tuple[str, ...] = KINDS
+    kinds: tuple[str, ...] = BOARD_KINDS
     # Capabilities, each declared here once (tests/test_catalog.py checks the module against them):
     counts: bool = False  # the module's `count`: in one search; else counted by searching again, excluding each answer
     workers: bool = False  # `workers` > 1 races copies of the search
@@ -139,8 +138,8 @@ class Engine:
     def check_supports(self, puzzle: Puzzle) -> None:
         """EngineUnsupported when the puzzle's rules or board kinds are not the engine's."""
         missing = [f"--allow-{name}" for name in rule_sets_of(puzzle) if name not in self.rule_sets]
-        if len(self.kinds) < len(KINDS):  # asked only of an engine that lacks some: solving is a hot path
-            missing += [kind for kind in kinds_of(puzzle) if kind not in self.kinds]
+        if len(self.kinds) < len(BOARD_KINDS):  # asked only of an engine that lacks some: solving is a hot path
+            missing += [kind for kind in puzzle.kinds() if kind not in self.kinds]
         if missing:
             raise EngineUnsupported(f"engine {self.name} does not support {' or '.join(missing)}")
 
@@ -245,18 +244,6 @@ DEFAULT = "cpsat"
 def rule_sets_of(puzzle: Puzzle) -> list[str]:
     """The puzzle's rule sets (RULE_SETS): "flow" alone, or what it allows beyond Flow Free's rules."""
     return [name for name in ("touch", "blanks") if getattr(puzzle.rules, name)] or ["flow"]
-
-
-def kinds_of(puzzle: Puzzle) -> list[str]:
-    """The kinds (`KINDS`) the puzzle's board has."""
-    found = {
-        "holes": bool(puzzle.holes()),
-        "walls": bool(puzzle.walls()),
-        "warps": bool(puzzle.warps()),
-        "bridges": bool(puzzle.bridges()),
-        "hexagons": puzzle.shape == "hex",
-    }
-    return [kind for kind in KINDS if found[kind]]
 
 
 @functools.cache
