@@ -19,18 +19,23 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
 - engines/: catalog (the entries, with named fields; the Backend protocol), pipeline (the
   one place the front end runs and answers are verified), base (building under a deadline),
   memory (the memory guard), front (forced moves first), race, prune,
-  cpsat (label and circuit formulations), ilp, mip (running CBC and HiGHS under a
+  cpsat (label and circuit formulations; cp_model: OR-Tools' module without pandas;
+  cpsat_solver: running CP-SAT on a built model), ilp, mip (running CBC and HiGHS under a
   deadline), cnf and sat (the SAT engines), children (child processes and scratch folders
   that never outlive a request), closest, why
 - workflows/: unique (proofs and counts), generate, compare, batch (here or on a process
   pool), items (where a batch runs, an item's failure), cluster (batches on Dask: the
   `dask` extra, imported only with --cluster), inputs, streams, records (the JSON records
-  of answers), unsolvable, hints (hints checked against a solution)
+  of answers), unsolvable, hints (hints checked against a solution), repair (fix: the smallest
+  edit that leaves one solution), shots (screenshots as input, told by their first bytes)
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
   (pictures to files), terminal (the board in colour in a terminal)
 - vision/: screenshot import with OpenCV (the `vision` extra, imported only by `cpflow
-  import`): screenshot (read_screenshot), board (grid lines), dots, holes, colours
-  (pairing dots), debug (intermediate images), synthetic (screenshots made to order)
+  import`): dimensions (a picture's size from its header, checked before decoding), screenshot
+  (read_screenshot), board (grid lines), hexes (hexagonal boards), sides (what stands on each
+  side of a cell: walls, warps), dots, holes, bridges, colours (pairing dots), highlight (the
+  finger's highlight), pipes (the play drawn so far), debug (intermediate images), synthetic
+  (screenshots made to order)
 - cli/: the `cpflow` command: group (the app, errors to exit codes), options, reading,
   writers (one per output format), lines (a line printed, names escaped), progress; a
   module per family of commands: batch (solve, unique, count), play (hint), checks
@@ -38,7 +43,10 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   (import), serve
 - web/: `cpflow serve`'s face (the `web` extra, imported only by `serve`): limits (caps),
   tasks (the work of one request, in a worker), jobs (worker processes, bounded queue,
-  cancelling), app (FastAPI routes), server (uvicorn), page/ (HTML, CSS, script)
+  cancelling), hosts (the Host: a server answers), guards (against hostile pages and clients),
+  bodies (the memory request bodies may hold), deadlines (connections and their time), app
+  (FastAPI routes), server (uvicorn), page/ (HTML, CSS, script)
+- __main__: `python -m cpflow`
 """
 
 from cpflow.board.formats import load, parse, parse_solution, picture
