@@ -1,6 +1,8 @@
 """Times the 29 classic boards (../shared/puzzles/zucker): per puzzle in-process, and whole CLI runs.
 
-python bench/classic.py [--engine cpsat|cpsat-circuit|...] [--workers N] [--repeat 3]
+python bench/classic.py [--engine cpsat|cpsat-circuit|...] [--workers N] [--repeat 3] [--save]
+
+--save also writes the output to docs/figures/classic.md (README's and docs' figures for the set).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import statistics
 import sys
 import time
 
-from common import print_rows, puzzles, time_command, time_puzzles
+from common import print_rows, puzzles, recorded, saving, time_command, time_puzzles
 
 
 def main() -> None:
@@ -18,7 +20,14 @@ def main() -> None:
     parser.add_argument("--engine", default="cpsat")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=3, help="whole-process runs of the CLI")
+    saving(parser)
     args = parser.parse_args()
+    with recorded("classic", args.save):
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """The boards in-process, then whole `cpflow solve` processes on the set."""
     paths = puzzles("zucker")
     began = time.perf_counter()
     from cpflow.engines import catalog

@@ -1,16 +1,26 @@
-"""Shared by the bench scripts: time each puzzle in-process, time whole CLI runs, print tables."""
+"""Shared by the bench scripts: time each puzzle in-process, time whole CLI runs, print tables, and
+save a table that README or docs quote (`--save`: docs/figures/NAME.md, with its date and command)."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import datetime
+import io
 import os
+import platform
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "puzzles"
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = ROOT / "docs" / "figures"
 
 
 def puzzles(folder: str) -> list[Path]:
@@ -103,3 +113,69 @@ def print_rows(rows: list[dict], columns: list[str]) -> None:
 
 def _cell(value) -> str:
     return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def saving(parser: argparse.ArgumentParser) -> None:
+    """Give a bench script the `--save` option (see `recorded`)."""
+    parser.add_argument(
+        "--save", action="store_true", help="also write the output to docs/figures/, with the date and the command"
+    )
+
+
+@contextlib.contextmanager
+def recorded(name: str, save: bool, note: str = "") -> Iterator[None]:
+    """Print as usual; with `save`, also write what was printed to docs/figures/NAME.md under the
+    date, the command (less --save), the commit and the machine (its load: other work slows a run), and
+    `note` (a subset run, say).
+    README and docs quote their figures from these files (tests/test_docs.py checks them)."""
+    if not save:
+        yield
+        return
+    began, load = datetime.date.today(), os.getloadavg()[0]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(_Tee(sys.stdout, printed)):
+        yield
+    command = shlex.join(["python", f"bench/{Path(sys.argv[0]).name}", *(a for a in sys.argv[1:] if a != "--save")])
+    header = [
+        f"# {name}",
+        "",
+        f"<!-- written by {command.split()[1]} --save: run it again rather than edit this file -->",
+        "",
+        f"- date: {began.isoformat()}",
+        f"- command: `{command}`",
+        f"- commit: {_commit()}",
+        f"- machine: {os.cpu_count()} cores, load {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the end, "
+        f"Python {platform.python_version()}",
+    ]
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    text = "\n".join(header + ([f"- note: {note}"] if note else []) + ["", printed.getvalue().rstrip("\n"), ""])
+    (FIGURES / f"{name}.md").write_text(text)
+
+
+class _Tee(io.TextIOBase):
+    """A stream that writes to several."""
+
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+
+def _commit() -> str:
+    """The commit measured, and the folders whose files differ from it (docs/figures aside)."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(
+        [*git, "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs/figures"],
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    folders = sorted({line[3:].split("/")[0] + "/" * ("/" in line[3:]) for line in changed})
+    return (head or "unknown") + (f", changed: {', '.join(folders)}" if folders else "")

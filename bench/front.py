@@ -3,9 +3,10 @@ per set and engine, the total seconds of the engine's model alone and after the 
 side by side in one run, and how many boards the front end answered with no model at all.
 
 python bench/front.py [--sets zucker,variants] [--engines cpsat,cpsat-circuit,ilp-cbc,...]
-                      [--time-limit 60]
+                      [--time-limit 60] [--save]
 
-Every answer passes the verifier (the pipeline's); in-process, imports left out.
+Every answer passes the verifier (the pipeline's); in-process, imports left out. --save also writes
+the output to docs/figures/front.md.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from common import boards
+from common import boards, recorded, saving
 
 
 def main() -> None:
@@ -21,7 +22,14 @@ def main() -> None:
     parser.add_argument("--sets", default="zucker,variants")
     parser.add_argument("--engines", default=None, help="default: every engine installed")
     parser.add_argument("--time-limit", type=float, default=60.0)
+    saving(parser)
     args = parser.parse_args()
+    with recorded("front", args.save):
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """Each engine on each set, alone and after the front end, a row each."""
     from cpflow.engines import catalog, pipeline
 
     engines = args.engines.split(",") if args.engines else catalog.available()

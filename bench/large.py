@@ -1,14 +1,15 @@
 """Times the large boards (../shared/puzzles/large, 23x21 to 50x50) in-process, one by one; with
 --size-limit, whole `cpflow solve` processes on boards at the size limit (65,536 cells) instead.
 
-python bench/large.py [--engine cpsat|cpsat-circuit|...] [--time-limit 60] [--workers N] [NAME_FILTER]
+python bench/large.py [--engine cpsat|cpsat-circuit|...] [--time-limit 60] [--workers N] [--save] [NAME_FILTER]
 python bench/large.py --size-limit [--engine cpsat] [--time-limit 60] [FILE ...]
 
 The size-limit boards are made here: one colour from corner to corner on 250x250 and 256x256
 (no solution under the game's rules: it would touch itself; a Hamiltonian path with
 --allow-touch) and a colour a row on 256x256; FILEs (say, a board of `cpflow generate`) are
 run after them. Each row is one process: its exit code, its verdict (or its one line on
-stderr), wall seconds and peak resident memory.
+stderr), wall seconds and peak resident memory. --save also writes the output to docs/figures/large.md
+(or large-size-limit.md), which README and docs quote.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import peak_memory, print_rows, puzzles, time_puzzles
+from common import peak_memory, print_rows, puzzles, recorded, saving, time_puzzles
 
 
 def main() -> None:
@@ -33,10 +34,18 @@ def main() -> None:
     parser.add_argument(
         "only", nargs="*", default=[""], help="only boards whose name contains this (FILEs with --size-limit)"
     )
+    saving(parser)
     args = parser.parse_args()
     if args.size_limit:
-        size_limit(args.engine, args.time_limit, [Path(f) for f in args.only if f])
+        with recorded("large-size-limit", args.save):
+            size_limit(args.engine, args.time_limit, [Path(f) for f in args.only if f])
         return
+    with recorded("large", args.save):
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """The large boards in-process, then whole processes on the 50x50 ones."""
     args.only = args.only[0]
     paths = [p for p in puzzles("large") if args.only in p.name]
     rows = time_puzzles(paths, progress=True, engine=args.engine, workers=args.workers, time_limit=args.time_limit)

@@ -2,10 +2,10 @@
 total, median and worst seconds (in-process, imports left out), and the SAT rounds and loop cuts.
 
 python bench/sat.py [--sets zucker,large,variants] [--contenders cpsat,sat,sat:alone,...]
-                    [--time-limit 60] [--repeat 1]
+                    [--time-limit 60] [--repeat 1] [--save]
 
 A contender is an engine name, with `:alone` for its model without the front end's forced moves.
-Every answer passes the verifier (the pipeline's).
+Every answer passes the verifier (the pipeline's). --save also writes the output to docs/figures/sat.md.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from common import boards
+from common import boards, recorded, saving
 
 CONTENDERS = "cpsat,cpsat:alone,sat,sat:alone,sat-glucose:alone,sat-minisat:alone"
 
@@ -25,7 +25,14 @@ def main() -> None:
     parser.add_argument("--contenders", default=CONTENDERS)
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--repeat", type=int, default=1, help="runs per puzzle; the median is kept")
+    saving(parser)
     args = parser.parse_args()
+    with recorded("sat", args.save):
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """Each contender on each set, a row each."""
     from cpflow.engines import catalog, pipeline
 
     contenders = args.contenders.split(",")

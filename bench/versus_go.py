@@ -1,6 +1,6 @@
 """cpflow beside the Go search of thomasahle/numberlink, side by side in one run (issue 25's table).
 
-    python bench/versus_go.py GO_BINARY COLLECTION [--runs 3]
+    python bench/versus_go.py GO_BINARY COLLECTION [--runs 3] [--save]
 
 GO_BINARY is that repository's solver, built beforehand (this script builds nothing): with
 Debian's golang-go, `go mod init numberlink && go build` in its src/numberlink. COLLECTION
@@ -21,7 +21,7 @@ interpreter (`pip install .`, which compiles the modules once), not an editable 
 cpflow's processes run `cpflow solve --quiet`: a verdict a board, as Go gives, without the
 explanation of an unsolvable board (up to 10 s more each). Every verdict of cpflow is
 checked against Go's (solved or impossible); a disagreement is printed and makes the exit
-code 1.
+code 1. --save also writes the table to docs/figures/versus_go.md, which README and docs quote.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from common import SHARED
+from common import SHARED, recorded, saving
 
 from cpflow.board.formats import load, picture
 from cpflow.board.grid import Puzzle
@@ -53,7 +53,15 @@ def main() -> None:
     parser.add_argument("go", help="the Go solver's binary")
     parser.add_argument("collection", type=Path, help="thomasahle/numberlink's puzzles/ folder")
     parser.add_argument("--runs", type=int, default=3)
+    saving(parser)
     args = parser.parse_args()
+    with recorded("versus_go", args.save):
+        wrong = measure(args)
+    sys.exit(1 if wrong else 0)
+
+
+def measure(args: argparse.Namespace) -> list[str]:
+    """The table, row by row; the boards on which Go and cpflow disagree."""
     runs, go = args.runs, args.go
     files, skipped = readable(sorted(p for p in args.collection.iterdir() if p.is_file()))
     large = [p for p in sorted((SHARED / "large").glob("*.txt")) if not p.name.endswith(".sol.txt")]
@@ -88,7 +96,7 @@ def main() -> None:
             )
             print(f"| `--allow-touch`, {path.name} #{n}, a process | 1 | - | {seconds:.3f} | - |", flush=True)
     print("\n" + ("\n".join(wrong) if wrong else "every Go verdict agrees with cpflow's"))
-    sys.exit(1 if wrong else 0)
+    return wrong
 
 
 def readable(paths: list[Path]) -> tuple[list[Path], list[str]]:
