@@ -7,7 +7,9 @@ pipes drawn all match; said when the import refused it in one line; wrong when i
 another board (or play): the case that must never happen. A puzzle with a white colour
 (`W`) is drawn on the dark theme only, as the game shows no white dots on a light board.
 
-    python bench/vision_kinds.py [--count 50] [--seed 1]
+    python bench/vision_kinds.py [--count 50] [--seed 1] [--save]
+
+--save also writes the table to docs/figures/vision_kinds.md, which README and docs quote.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
+
+from common import recorded, saving
 
 from cpflow.board.grid import Puzzle, Solution, cell_of
 from cpflow.errors import GenerationFailed, ScreenshotUnreadable
@@ -73,11 +77,20 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=50, help="screenshots per kind and per unsolved/half played")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default=",".join(KINDS), help="which kinds, comma-separated")
+    saving(parser)
     args = parser.parse_args()
+    with recorded("vision_kinds", args.save):
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """A row per kind of board, unsolved and half played."""
     print("| kind | played | screenshots | exact | said in one line | wrong board or play |")
     print("|---|---|---|---|---|---|")
+    kinds: dict[str, Counter] = {}  # a kind's counts, unsolved and half played together
     for name in args.kinds.split(","):
         has = KINDS[name]
+        kinds[name] = Counter()
         for played in (False, True):
             rng, counts = random.Random(f"{args.seed}:{name}:{played}"), Counter()
             for k in range(args.count):
@@ -102,11 +115,15 @@ def main() -> None:
                 )
                 counts[judge(made.puzzle, drawn, shot)] += 1
             total = sum(counts.values())
+            kinds[name] += counts
             print(
                 f"| {name} | {'half' if played else 'no'} | {total} | {counts['exact']} | {counts['said']} "
                 f"| {counts['wrong']} |",
                 flush=True,
             )
+    exact = ", ".join(f"{name} {c['exact']} of {c.total()}" for name, c in kinds.items())
+    said, wrong = (sum(c[what] for c in kinds.values()) for what in ("said", "wrong"))
+    print(f"\nexact, unsolved and half played together: {exact}; said in one line {said}, wrong {wrong}")
 
 
 if __name__ == "__main__":
