@@ -16,8 +16,10 @@ it shows.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,22 @@ def test_a_table_carries_its_date_and_the_bench_script_that_writes_it(table):
 @pytest.mark.parametrize("table", sorted(FIGURES.glob("*.md")), ids=lambda p: p.name)
 def test_a_table_is_quoted(table):
     assert any(linked == table for _, _, linked in LINKS), f"nothing links to {table.name}"
+
+
+def test_a_saved_table_is_what_the_script_printed_under_its_date_and_command(tmp_path, monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    common = importlib.import_module("common")
+    monkeypatch.setattr(common, "FIGURES", tmp_path)
+    monkeypatch.setattr(sys, "argv", ["bench/demo.py", "--count", "3", "--save"])
+    for save in (False, True):
+        with common.recorded(f"demo-{save}", save):  # written only when saved
+            print("| kind | exact |\n|---|---|\n| square | 50 |")
+    assert capsys.readouterr().out == "| kind | exact |\n|---|---|\n| square | 50 |\n" * 2
+    (saved,) = tmp_path.iterdir()
+    text = saved.read_text()
+    assert saved.name == "demo-True.md" and text.endswith("\n\n| kind | exact |\n|---|---|\n| square | 50 |\n")
+    assert "- command: `python bench/demo.py --count 3`" in text
+    assert re.search(r"^- date: \d{4}-\d\d-\d\d$", text, re.M) and re.search(r"^- commit: \w+", text, re.M)
 
 
 def test_readme_quotes_its_measurements_rather_than_retyping_them():
