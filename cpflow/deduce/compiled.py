@@ -1,6 +1,6 @@
 """The search in C (cpflow/deduce/core.c, built as `cpflow.deduce._core` when a compiler is at
 hand): the same rules, the same order of branches and the same budget as the Python search
-(cpflow.deduce.search), 13-35 times faster in-process (models/forced.md, "The compiled core").
+(cpflow.deduce.search), several times faster in-process (docs/figures/core.md, written by bench/core.py).
 
 The core numbers the board as `rules.Graph` does and settles its start itself (the dead
 turns too); it numbers the rules as the rule book does (`_core.rules()`), and names the one
