@@ -19,7 +19,8 @@ def main() -> None:
     parser.add_argument("--touch-proof", action="store_true", help="unique also when paths may touch themselves")
     parser.add_argument("sizes", nargs="*", default=SIZES)
     args = parser.parse_args()
-    from cpflow.workflows.generate import Order, default_colours, generate_many, plain, size_of
+    from cpflow.workflows.generate.order import Order, default_colours, plain, size_of
+    from cpflow.workflows.generate.pack import generate_many
 
     list(
         generate_many(Order(plain(4, 4), (2, 3)), 1, 0)

@@ -80,7 +80,8 @@ def solved_files(files: list[str]) -> list[tuple[Puzzle, Solution]]:
 
 
 def generated(size: str, count: int, seed: int, touch_proof: bool) -> list[tuple[Puzzle, Solution]]:
-    from cpflow.workflows.generate import Order, default_colours, generate_many, plain, size_of
+    from cpflow.workflows.generate.order import Order, default_colours, plain, size_of
+    from cpflow.workflows.generate.pack import generate_many
 
     width, height = size_of(size)
     made = generate_many(

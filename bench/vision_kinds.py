@@ -24,7 +24,8 @@ from cpflow.board.grid import Puzzle, Solution, cell_of
 from cpflow.errors import GenerationFailed, ScreenshotUnreadable
 from cpflow.vision.screenshot import read
 from cpflow.vision.synthetic import Shot, draw
-from cpflow.workflows.generate import Order, default_colours, generate_one, plain
+from cpflow.workflows.generate.order import Order, default_colours, plain
+from cpflow.workflows.generate.pack import generate_one
 
 KINDS = {  # name -> what each board has
     "square": {},

@@ -23,9 +23,10 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   cpsat_solver: running CP-SAT on a built model), ilp, mip (running CBC and HiGHS under a
   deadline), cnf and sat (the SAT engines), children (child processes and scratch folders
   that never outlive a request), closest, why
-- workflows/: unique (proofs and counts), generate, compare, batch (here or on a process
-  pool), items (where a batch runs, an item's failure), cluster (batches on Dask: the
-  `dask` extra, imported only with --cluster), inputs, streams, records (the JSON records
+- workflows/: unique (proofs and counts), generate/ (puzzles proven unique: order, carve,
+  cover, prove, pack), compare, batch (here or on a process pool), items (where a batch
+  runs, an item's failure), cluster (batches on Dask: the `dask` extra, imported only with
+  --cluster), inputs, streams, records (the JSON records
   of answers), unsolvable, hints (hints checked against a solution), repair (fix: the smallest
   edit that leaves one solution), shots (screenshots as input, told by their first bytes)
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files

@@ -14,20 +14,11 @@ from cpflow.board.formats import parse as load_text
 from cpflow.board.grid import Rules
 from cpflow.board.verify import violations
 from cpflow.cli import app
-from cpflow.errors import GenerationFailed
-from cpflow.workflows.generate import (
-    SHORTEST,
-    Order,
-    colour_range,
-    cover,
-    default_colours,
-    generate,
-    generate_many,
-    generate_one,
-    make_unique,
-    plain,
-    size_of,
-)
+from cpflow.errors import GenerationFailed, OverLimit
+from cpflow.workflows.generate.cover import cover
+from cpflow.workflows.generate.order import SHORTEST, BadOption, Order, colour_range, default_colours, plain, size_of
+from cpflow.workflows.generate.pack import generate_many, generate_one
+from cpflow.workflows.generate.prove import generate, make_unique
 from cpflow.workflows.unique import Verdict, uniqueness
 
 runner = CliRunner()
@@ -91,6 +82,36 @@ def test_size_and_colour_options_are_read_or_refused():
     for bad in ("0", "5-4", "x", "17"):
         with pytest.raises(ValueError):
             colour_range(bad, 49)
+
+
+def test_an_order_is_parsed_from_the_options_as_the_cli_and_the_web_give_them():
+    options = {"shape": "hex", "holes": 2, "walls": 3, "warps": 1, "touch_proof": True, "time_limit": 5}
+    parsed = Order.parse("8x6", "5-9", grade="easy", **options)
+    assert parsed == Order(plain(8, 6, "hex"), (5, 9), 2, 3, True, 5, "easy", warps=1)
+    assert Order.parse("10x10", holes=40).colours == default_colours(10, 10, 40)
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"size": "7"}, "size"),
+        ({"size": "5x5", "holes": 20}, "holes"),
+        ({"size": "5x5", "shape": "hex", "bridges": 1}, "bridges"),
+        ({"size": "5x5", "colours": "9"}, "colours"),
+        ({"size": "5x5", "colours": "9", "holes": 20}, "holes"),  # the first option wrong is named
+    ],
+)
+def test_an_order_that_cannot_be_names_the_option(options, field):
+    with pytest.raises(BadOption) as refused:
+        Order.parse(**options)
+    assert refused.value.field == field
+
+
+def test_a_server_refuses_a_size_over_its_caps_before_the_board_is_built():
+    asked = []
+    with pytest.raises(OverLimit, match="too big here"):
+        Order.parse("256x256", caps=lambda width, height: asked.append((width, height)) or "too big here")
+    assert asked == [(256, 256)]
 
 
 def test_generate_cli_writes_unique_puzzles_with_verified_solutions(tmp_path):

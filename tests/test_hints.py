@@ -197,7 +197,8 @@ def test_cli_bad_play_is_one_line_and_exit_2(tmp_path):
 @pytest.fixture(scope="module")
 def hard_puzzle():
     """A puzzle whose chain needs a what if of depth 2 (made to order, so none is stored)."""
-    from cpflow.workflows.generate import Order, generate_many, plain
+    from cpflow.workflows.generate.order import Order, plain
+    from cpflow.workflows.generate.pack import generate_many
 
     (made,) = generate_many(Order(plain(12, 12), (7, 9), grade="hard"), 1, seed=3)
     return made.puzzle, made.solution

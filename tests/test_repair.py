@@ -14,7 +14,10 @@ from cpflow.board.formats import load
 from cpflow.board.grid import Puzzle, cell_of
 from cpflow.board.verify import violations
 from cpflow.errors import GenerationFailed
-from cpflow.workflows.generate import carve, cover, plain, puzzle_of
+from cpflow.workflows.generate.carve import carve
+from cpflow.workflows.generate.cover import cover
+from cpflow.workflows.generate.order import plain
+from cpflow.workflows.generate.prove import puzzle_of
 from cpflow.workflows.repair import fix
 from cpflow.workflows.unique import Verdict, uniqueness
 

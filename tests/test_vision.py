@@ -326,7 +326,8 @@ def shape_of(puzzle: Puzzle) -> dict:
 @pytest.mark.parametrize("light", [False, True], ids=["dark", "light"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_board_of_each_kind_imports_exactly_with_its_play(tmp_path, kind, light):
-    from cpflow.workflows.generate import Order, default_colours, generate_many, plain
+    from cpflow.workflows.generate.order import Order, default_colours, plain
+    from cpflow.workflows.generate.pack import generate_many
 
     has, shape, order = KINDS[kind]
     order = Order(plain(8, 8, shape), default_colours(8, 8, order.get("holes", 0)), **order)
@@ -351,7 +352,8 @@ def test_a_board_of_each_kind_imports_exactly_with_its_play(tmp_path, kind, ligh
 def test_an_opening_in_the_border_with_no_other_end_is_said_never_read_as_a_warp():
     from PIL import Image, ImageDraw
 
-    from cpflow.workflows.generate import Order, generate_many, plain
+    from cpflow.workflows.generate.order import Order, plain
+    from cpflow.workflows.generate.pack import generate_many
 
     (made,) = generate_many(Order(plain(7, 7), (5, 8), warps=1), 1, seed=2)
     ((a, b),) = made.puzzle.warps()  # a: the end on the left (a row's warp) or at the top (a column's)

@@ -357,7 +357,8 @@ def test_a_half_played_screenshot_of_a_board_with_bridges_says_where_to_get_a_hi
     pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
     from cpflow.board.grid import Solution
     from cpflow.vision.synthetic import Shot, draw
-    from cpflow.workflows.generate import Order, default_colours, generate_many, plain
+    from cpflow.workflows.generate.order import Order, default_colours, plain
+    from cpflow.workflows.generate.pack import generate_many
 
     (made,) = generate_many(Order(plain(8, 8), default_colours(8, 8, 0), bridges=2), 1, seed=3)
     over = {k: path for k, path in made.solution.paths.items() if any(len(node) == 3 for node in path)}

@@ -10,14 +10,15 @@ already); 1 no single edit fixes it, or no solution; 3 a time limit came first; 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cpflow import outputs
 from cpflow.board.formats import picture
-from cpflow.cli.group import app, failures, option
+from cpflow.cli.group import app, failures
 from cpflow.cli.lines import say, stderr
 from cpflow.cli.options import (
     AUTO,
@@ -40,6 +41,10 @@ from cpflow.cli.reading import where
 from cpflow.cli.writers import Pictures, writer
 from cpflow.errors import OutputError, PuzzleFormatError
 from cpflow.workflows.inputs import Entry
+
+if TYPE_CHECKING:
+    from cpflow.workflows.batch import Where
+    from cpflow.workflows.generate.order import Order
 
 
 @app.command()
@@ -109,78 +114,71 @@ def generate(
     were made, 1 when the generator gave up (too few colours for the board, say), 2 on
     bad usage or when --out holds a file it would overwrite.
     """
-    from cpflow.workflows.generate import check_bridges, check_holes, colour_range, size_of
+    from cpflow.workflows.generate.order import BadOption, Order
 
     with failures():
-        width, height = option("--size", size_of, size)
-        option("--holes", check_holes, width, height, holes)
-        option("--bridges", check_bridges, shape.value, bridges)
-        wanted = option("--colours", colour_range, colours, width * height) if colours else None
-        pictures, on = Pictures(svg, png), where(jobs, cluster)
-        made = show_generated(
-            width,
-            height,
-            wanted,
-            count,
-            seed,
-            out,
-            prefix,
-            force,
-            time_limit,
-            shape.value,
-            (holes, walls, warps, bridges),
-            touch_proof,
-            grade.value if grade else None,
-            pictures,
-            on,
-        )
-        raise typer.Exit(made)
+        try:
+            order = Order.parse(
+                size,
+                colours,
+                shape=shape.value,
+                holes=holes,
+                walls=walls,
+                warps=warps,
+                bridges=bridges,
+                touch_proof=touch_proof,
+                time_limit=time_limit,
+                grade=grade.value if grade else None,
+            )
+        except BadOption as error:
+            raise typer.BadParameter(str(error), param_hint=f"--{error.field}") from None
+        pack = Pack(order, count, seed, out, prefix, force, Pictures(svg, png), where(jobs, cluster))
+        raise typer.Exit(show_generated(pack))
 
 
-def show_generated(
-    width,
-    height,
-    wanted,
-    count,
-    seed,
-    out: Path | None,
-    prefix,
-    force,
-    time_limit,
-    shape: str,
-    carved: tuple[int, int, int, int],
-    touch_proof: bool,
-    grade: str | None,
-    pictures: Pictures,
-    where=1,
-) -> int:
+@dataclass(frozen=True)
+class Pack:
+    """What `cpflow generate` makes and how it shows it: `count` puzzles of the order from `seed` (a
+    random one when None), printed, or written into `out` as PREFIX_WxH_NN.txt with their solutions
+    (over files already there only with `force`), drawn as `pictures` asks, made `where`."""
+
+    order: Order
+    count: int
+    seed: int | None
+    out: Path | None
+    prefix: str
+    force: bool
+    pictures: Pictures
+    where: Where | int = 1
+
+
+def show_generated(pack: Pack) -> int:
     """Make the puzzles and print or write each, a puzzle with its solution and their pictures or none
     of them; 0 when made (OutputError when it would overwrite a file unforced, before any is made)."""
-    from cpflow.workflows.generate import Order, default_colours, files, generate_many, name, plain, save
+    from cpflow.workflows.generate.pack import files, generate_many, name, save
 
+    out, board = pack.out, pack.order.board
     if out:
         outputs.folder(out)
-    pictures.ready()
-    holes, walls, warps, bridges = carved
-    wanted = wanted or default_colours(width, height, holes)
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    stems = [name(width, height, number, prefix) for number in range(1, count + 1)]
-    taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not force else []
+    pack.pictures.ready()
+    seed = random.SystemRandom().randrange(2**31) if pack.seed is None else pack.seed
+    stems = [name(board.width, board.height, number, pack.prefix) for number in range(1, pack.count + 1)]
+    taken = [file for stem in stems for file in files(out, stem) if file.exists()] if out and not pack.force else []
     if taken:
         raise OutputError(str(taken[0]), "file exists; use --force to overwrite it or --prefix to choose other names")
-    order = Order(plain(width, height, shape), wanted, holes, walls, touch_proof, time_limit, grade, warps, bridges)
-    made = generate_many(order, count, seed, where)
-    for stem, one in zip(stems, with_progress(f"making {width}x{height}", made, count), strict=True):
+    made = generate_many(pack.order, pack.count, seed, pack.where)
+    size = f"{board.width}x{board.height}"
+    for stem, one in zip(stems, with_progress(f"making {size}", made, pack.count), strict=True):
         entry = Entry(stem, 1, one.puzzle)
         with outputs.together() as group:
-            pictures.draw(entry, group=group)
-            pictures.draw(entry, [one.solution], suffix=".solution", group=group)
+            pack.pictures.draw(entry, group=group)
+            pack.pictures.draw(entry, [one.solution], suffix=".solution", group=group)
             if out:
                 save(one, out, stem, group)
         if not out:
             say(f"{stem}: {len(one.puzzle.colours)} colours, proven unique in {one.seconds:.3f} s")
             print(f"{picture(one.puzzle)}\n{picture(one.puzzle, one.solution)}")
-    stderr(f"made {count} unique {width}x{height} puzzle{'s' * (count != 1)}, seed {seed}")
+    stderr(f"made {pack.count} unique {size} puzzle{'s' * (pack.count != 1)}, seed {seed}")
     return 0
 
 

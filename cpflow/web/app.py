@@ -357,7 +357,7 @@ def _palette() -> list[tuple[str, str]]:
     """The names and colours the page's editor gives new endpoints, in order: the game's letters, then
     the generator's other names (a list: a JavaScript object would put the digits first)."""
     from cpflow.pictures.palette import GAME, hex_code, spare_colour
-    from cpflow.workflows.generate import NAMES
+    from cpflow.workflows.generate.prove import NAMES
 
     spare = iter(range(len(NAMES)))
     return [(name, hex_code(GAME[name] if name in GAME else spare_colour(next(spare)))) for name in NAMES]

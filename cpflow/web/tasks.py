@@ -102,30 +102,27 @@ def count(ask: dict, limits: Limits) -> dict:
 
 def generate(ask: dict, limits: Limits) -> dict:
     """A puzzle proven unique, as text and as a board, with its solution (and the seed that makes it again)."""
-    from cpflow.workflows import generate as making
+    from cpflow.workflows.generate.order import BadOption, Order
+    from cpflow.workflows.generate.pack import generate_many
 
-    width, height = _option("size", making.size_of, ask["size"])
-    if problem := limits.size_problem(width, height):
-        raise OverLimit(problem)
-    colours = ask.get("colours")
-    wanted = _option("colours", making.colour_range, colours, width * height) if colours else None
+    try:
+        order = Order.parse(
+            ask["size"],
+            ask.get("colours"),
+            shape=ask["shape"],
+            holes=ask["holes"],
+            walls=ask["walls"],
+            warps=ask["warps"],
+            bridges=ask["bridges"],
+            touch_proof=ask["touch_proof"],
+            time_limit=ask["time_limit"],
+            grade=ask["grade"],
+            caps=limits.size_problem,
+        )
+    except BadOption as error:
+        raise PuzzleFormatError.whole(error.field, str(error)) from None
     seed = ask["seed"] if ask.get("seed") is not None else random.randrange(2**31)
-    _option("holes", making.check_holes, width, height, ask["holes"])
-    wanted = wanted or making.default_colours(width, height, ask["holes"])
-    board_ = making.plain(width, height, ask["shape"])
-    _option("bridges", making.check_bridges, ask["shape"], ask["bridges"])
-    order = making.Order(
-        board_,
-        wanted,
-        ask["holes"],
-        ask["walls"],
-        ask["touch_proof"],
-        ask["time_limit"],
-        ask["grade"],
-        ask["warps"],
-        ask["bridges"],
-    )
-    made = next(making.generate_many(order, 1, seed))
+    made = next(generate_many(order, 1, seed))
     answer = records.generated(made.puzzle, made.solution, seed, made.seconds)
     answer |= {"board": board(made.puzzle), "text": picture(made.puzzle)}
     if ask.get("draw"):
@@ -244,14 +241,6 @@ def _why(puzzle: Puzzle, status) -> dict:
     from cpflow.workflows.unsolvable import explanation
 
     return records.why(explanation(puzzle, status))
-
-
-def _option(name: str, read_, *args):
-    """A library reader's answer; its ValueError becomes a 400 naming the field."""
-    try:
-        return read_(*args)
-    except ValueError as error:
-        raise PuzzleFormatError.whole(name, str(error)) from None
 
 
 def run(work, ask: dict, limits: Limits) -> tuple[str, object]:

@@ -9,7 +9,7 @@ first that leaves exactly one solution:
 2. one endpoint moved: an endpoint of a colour whose paths differ, to a free cell at most
    MOVE_REACH steps away (nearest first);
 3. a pair of endpoints added: a path of one of the solutions split in two between cells
-   where the solutions differ (the generator's repair, cpflow.workflows.generate.split): that
+   where the solutions differ (the generator's repair, cpflow.workflows.generate.cover.split): that
    path's colour ends at the first new endpoint, and a new colour runs from the second to
    the path's old end, whose dot takes the new colour.
 
@@ -156,7 +156,8 @@ def _near(puzzle: Puzzle, start: Node, reach: int) -> list[Node]:
 def _pairs(puzzle: Puzzle, solution: Solution, differ: set[Cell]) -> Iterator[tuple[Edit, Puzzle]]:
     """Each path of the solution split between two cells, one of them where the solutions differ,
     into halves of SHORTEST cells or more; a new colour takes the second half."""
-    from cpflow.workflows.generate import NAMES, SHORTEST
+    from cpflow.workflows.generate.order import SHORTEST
+    from cpflow.workflows.generate.prove import NAMES
 
     new = next((name for name in NAMES if name not in puzzle.endpoints), f"{len(puzzle.endpoints) + 1}")
     for colour, path in solution.paths.items():
