@@ -445,3 +445,37 @@ def test_a_board_solved_by_cp_sat_loads_no_pandas_and_pandas_still_works_after()
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == ["solved True True False", "True 2"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["fix"], ["hint"], ["render", "--out", "board.svg"], ["export", "--out", "model.pb.txt"]],
+    ids=lambda command: command[0],
+)
+def test_a_puzzle_number_past_the_file_s_end_is_refused_in_one_line(command, tmp_path):
+    path = PUZZLES / "starter_5x5.txt"
+    args = [a if "." not in a else str(tmp_path / a) for a in command]
+    result = run(*args[:1], path, *args[1:], "--index", "2")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{path}: holds 1 puzzle(s), no puzzle 2"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "out", "said"),
+    [("render", "board.bmp", "cannot tell the picture format"), ("export", "model.xyz", "model.xyz")],
+)
+def test_an_output_that_cannot_be_written_is_refused_in_one_line(command, out, said, tmp_path):
+    result = run(command, PUZZLES / "starter_5x5.txt", "--out", tmp_path / out)
+    assert result.exit_code == 2 and said in result.stderr
+    assert result.stderr.startswith(f"{tmp_path / out}: ") and list(tmp_path.iterdir()) == []
+
+
+def test_a_picture_format_it_cannot_tell_is_an_output_error_not_bad_input(tmp_path):
+    from cpflow.cli.checks import show_rendered
+    from cpflow.errors import OutputError
+    from cpflow.workflows.inputs import Entry
+
+    (puzzle,) = load(PUZZLES / "starter_5x5.txt")
+    with pytest.raises(OutputError, match="cannot tell the picture format"):
+        show_rendered(Entry("starter_5x5", 1, puzzle), tmp_path / "board.bmp", None, True, "cpsat")

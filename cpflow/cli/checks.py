@@ -13,7 +13,7 @@ from cpflow.board.grid import Solution
 from cpflow.cli.group import app, failures
 from cpflow.cli.lines import say, stderr
 from cpflow.cli.options import AUTO, DEFAULT_ENGINE, AllowBlanks, AllowTouch, EngineOption, InputOption
-from cpflow.errors import PuzzleFormatError
+from cpflow.errors import OutputError, PuzzleFormatError
 from cpflow.workflows.inputs import Entry
 
 
@@ -81,15 +81,13 @@ def render(
 
     from cpflow.board.formats import parse_with_solutions
     from cpflow.board.grid import Rules
-    from cpflow.workflows.inputs import text_of
+    from cpflow.workflows.inputs import numbered, text_of
 
     with failures():
         outputs.ready([out], [file, solution])
         text, source = text_of(file)
         found = parse_with_solutions(text, source, input_format.value)
-        if index > len(found):
-            raise PuzzleFormatError.whole(source, f"holds {len(found)} puzzle(s), no puzzle {index}")
-        puzzle, carried = found[index - 1]
+        puzzle, carried = numbered(found, index, source)
         puzzle = replace(puzzle, rules=Rules(touch=allow_touch, blanks=allow_blanks))
         entry = Entry(source, index, puzzle)
         drawn = show_rendered(entry, out, solution, solve, engine.value, carried, labels=labels, animate=animate)
@@ -141,7 +139,7 @@ def show_rendered(
     from cpflow.pictures.files import SUFFIXES, write_picture
 
     if out.suffix.lower() not in SUFFIXES:
-        raise PuzzleFormatError.whole(str(out), f"cannot tell the picture format; use {', '.join(SUFFIXES)}")
+        raise OutputError(str(out), f"cannot tell the picture format; use {', '.join(SUFFIXES)}")
     solutions: list[Solution] = []
     if solution_file:
         solutions = [load_solution(entry.puzzle, solution_file)]

@@ -32,7 +32,7 @@ from cpflow.cli.options import (
 )
 from cpflow.cli.progress import failed_exit, with_progress
 from cpflow.cli.reading import load, where
-from cpflow.errors import CpflowError, OutputError, PuzzleFormatError
+from cpflow.errors import CpflowError, OutputError
 from cpflow.workflows.compare import FIELDS, Run, summary
 from cpflow.workflows.items import Failed
 
@@ -107,19 +107,19 @@ def export(
     Exit 0 when written, 2 on bad input, a bad --out suffix or a missing engine.
     """
     from cpflow.engines import catalog, pipeline
+    from cpflow.workflows.inputs import numbered
 
     with failures():
         outputs.ready([out], [file])
         entries, _ = load([str(file)], input_format)
-        if index > len(entries):
-            raise PuzzleFormatError.whole(str(file), f"holds {len(entries)} puzzle(s), no puzzle {index}")
+        entry = numbered(entries, index, str(file))
         catalog.backend(engine.value)
         try:
-            pipeline.export(entries[index - 1].puzzle, out, engine.value)
+            pipeline.export(entry.puzzle, out, engine.value)
         except OutputError:
             raise
         except CpflowError as error:  # a suffix the engine does not write: said of the file
-            raise PuzzleFormatError.whole(str(out), str(error)) from None
+            raise OutputError(str(out), str(error)) from None
 
 
 @app.command()

@@ -39,7 +39,7 @@ from cpflow.cli.options import (
 from cpflow.cli.progress import with_progress
 from cpflow.cli.reading import where
 from cpflow.cli.writers import Pictures, writer
-from cpflow.errors import OutputError, PuzzleFormatError
+from cpflow.errors import OutputError
 from cpflow.workflows.inputs import Entry
 
 if TYPE_CHECKING:
@@ -207,15 +207,13 @@ def fix(
     solution, 3 when a time limit came first, 2 on bad input.
     """
     from cpflow.board.formats import picture
-    from cpflow.workflows.inputs import load_all
+    from cpflow.workflows.inputs import load_all, numbered
     from cpflow.workflows.repair import fix as repair
 
     with failures():
         outputs.ready([out], [file])
         entries = load_all([file], input_format.value)
-        if index > len(entries):
-            raise PuzzleFormatError.whole(file, f"holds {len(entries)} puzzle(s), no puzzle {index}")
-        entry = entries[index - 1]
+        entry = numbered(entries, index, file)
         found = repair(entry.puzzle, time_limit)
         writer(format.value, colour=color.value).fixed(entry, found)
         if out and found.verdict == "fixed":

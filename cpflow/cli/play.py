@@ -38,7 +38,7 @@ from cpflow.cli.progress import answered, failed_exit, with_progress
 from cpflow.cli.reading import SEVERITY, each_batch, where
 from cpflow.cli.writers import Writer, writer
 from cpflow.errors import PuzzleFormatError
-from cpflow.workflows.inputs import STDIN, Entry, load_all
+from cpflow.workflows.inputs import STDIN, Entry, load_all, numbered
 from cpflow.workflows.items import Failed
 
 EXIT = {"step": 0, "solved": 0, "mistake": 1, "unknown": 3}  # by hint status (deduce.hints); unsolvable: 1
@@ -87,9 +87,7 @@ def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
     if play is None and fmt == "auto" and file != STDIN and is_picture(Path(file)):
         return read_shot(Path(file)).played()
     entries = load_all([file], fmt)
-    if index > len(entries):
-        raise PuzzleFormatError.whole(file, f"holds {len(entries)} puzzle(s), no puzzle {index}")
-    puzzle = entries[index - 1].puzzle
+    puzzle = numbered(entries, index, file).puzzle
     if play is None:
         return puzzle
     if play == STDIN:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import glob
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from cpflow.board.formats import decode, load, load_play, parse, read_text
 from cpflow.board.grid import FLOW, Puzzle, Rules
@@ -16,6 +17,7 @@ from cpflow.workflows.shots import is_picture, read_shot
 SOLUTION_SUFFIXES = (".sol.txt", ".solution.txt")
 PUZZLE_SUFFIXES = (".txt", ".level")  # what a directory is read for
 STDIN = "-"  # the argument that names standard input
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -162,3 +164,11 @@ def load_all(
         (entry,) = entries
         entries = [replace(entry, puzzle=replace(entry.puzzle, drawn=load_play(entry.puzzle, play)))]
     return entries
+
+
+def numbered(found: Sequence[T], index: int, source: str) -> T:
+    """Puzzle `index` (from 1) of those a file holds (`--index N`, a request's `index`);
+    PuzzleFormatError when the file holds fewer."""
+    if index > len(found):
+        raise PuzzleFormatError.whole(source, f"holds {len(found)} puzzle(s), no puzzle {index}")
+    return found[index - 1]
