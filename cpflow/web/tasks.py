@@ -16,6 +16,7 @@ from cpflow.board.grid import Puzzle, Rules, differ
 from cpflow.errors import CpflowError, ExtraMissing, OverLimit, PuzzleFormatError, ScreenshotUnreadable
 from cpflow.web.limits import Limits
 from cpflow.workflows import records
+from cpflow.workflows.inputs import numbered
 
 NEEDS_VISION = "importing a screenshot needs OpenCV and numpy on the server: pip install 'cpflow[vision]'"
 
@@ -226,10 +227,7 @@ def _puzzle(ask: dict, limits: Limits) -> Puzzle:
     source, index = ask["name"], ask["index"]
     # Checked as the CLI checks a file's bytes (control characters, lone surrogates), for the same messages.
     text = decode(ask["puzzle"].encode("utf-8", "surrogatepass"), source)
-    found = parse_with_solutions(text, source, ask["input_format"])
-    if index > len(found):
-        raise PuzzleFormatError.whole(source, f"holds {len(found)} puzzle(s), no puzzle {index}")
-    puzzle = found[index - 1][0]
+    puzzle, _ = numbered(parse_with_solutions(text, source, ask["input_format"]), index, source)
     if problem := limits.size_problem(puzzle.width, puzzle.height):
         raise OverLimit(f"{source}: {problem}")
     rules = Rules(touch=ask.get("allow_touch", False), blanks=ask.get("allow_blanks", False))
