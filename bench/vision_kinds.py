@@ -99,7 +99,9 @@ def measure(args: argparse.Namespace) -> None:
                 board = plain(size, size, has.get("shape", "square"))
                 holes, walls = has.get("holes", 0), has.get("walls", 0)
                 colours = default_colours(size, size, holes)
-                order = Order(board, colours, holes, walls, warps=has.get("warps", 0), bridges=has.get("bridges", 0))
+                order = Order(
+                    board, colours, holes=holes, walls=walls, warps=has.get("warps", 0), bridges=has.get("bridges", 0)
+                )
                 try:
                     made = generate_one(k + 1, order, args.seed)
                 except GenerationFailed:

@@ -87,7 +87,9 @@ def test_size_and_colour_options_are_read_or_refused():
 def test_an_order_is_parsed_from_the_options_as_the_cli_and_the_web_give_them():
     options = {"shape": "hex", "holes": 2, "walls": 3, "warps": 1, "touch_proof": True, "time_limit": 5}
     parsed = Order.parse("8x6", "5-9", grade="easy", **options)
-    assert parsed == Order(plain(8, 6, "hex"), (5, 9), 2, 3, True, 5, "easy", warps=1)
+    assert parsed == Order(
+        plain(8, 6, "hex"), (5, 9), holes=2, walls=3, touch_proof=True, time_limit=5, grade="easy", warps=1
+    )
     assert Order.parse("10x10", holes=40).colours == default_colours(10, 10, 40)
 
 
@@ -165,7 +167,7 @@ def test_a_board_of_a_pack_depends_on_the_seed_and_its_number_only():
     ("shape", "holes", "walls"), [("square", 6, 0), ("square", 0, 6), ("square", 4, 4), ("hex", 0, 0), ("hex", 3, 3)]
 )
 def test_boards_with_holes_walls_and_hexagons_are_generated_unique(shape, holes, walls):
-    for made in generate_many(Order(plain(7, 6, shape), (4, 9), holes, walls), 2, seed=5):
+    for made in generate_many(Order(plain(7, 6, shape), (4, 9), holes=holes, walls=walls), 2, seed=5):
         puzzle = made.puzzle
         assert (len(puzzle.holes()), len(puzzle.walls()), puzzle.shape) == (holes, walls, shape)
         assert_unique_and_written_whole(made)

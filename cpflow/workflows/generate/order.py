@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from cpflow.board.grid import Puzzle
 from cpflow.board.grids import MAX_CELLS, MAX_SIDE
@@ -33,6 +33,7 @@ class Order:
 
     board: Puzzle
     colours: tuple[int, int]
+    _: KW_ONLY  # the rest by name
     holes: int = 0
     walls: int = 0
     touch_proof: bool = False
@@ -72,7 +73,17 @@ class Order:
         _read("bridges", check_bridges, shape, bridges)
         cells = width * height
         wanted = _read("colours", colour_range, colours, cells) if colours else default_colours(width, height, holes)
-        return cls(plain(width, height, shape), wanted, holes, walls, touch_proof, time_limit, grade, warps, bridges)
+        return cls(
+            plain(width, height, shape),
+            wanted,
+            holes=holes,
+            walls=walls,
+            touch_proof=touch_proof,
+            time_limit=time_limit,
+            grade=grade,
+            warps=warps,
+            bridges=bridges,
+        )
 
 
 def _read(field: str, read, *args):
