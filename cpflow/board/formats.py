@@ -129,6 +129,13 @@ def picture(puzzle: Puzzle, solution: Solution | None = None, fmt: str = "auto")
         return graphjson.write_graph(puzzle, solution)
 
 
+def sketch_text(board: native.Written) -> str:
+    """A board as an editor holds it (its endpoints perhaps unpaired) as text: the classic grid when plain,
+    as `picture` writes a plain puzzle, else the board format."""
+    text = native.write(board)
+    return text.split("\n", 1)[1] if board.is_plain() else text
+
+
 def drawn_paths(play: Puzzle) -> Solution:
     """A play's drawn nodes as a partial solution: each colour's nodes (not a path), for writing."""
     drawn: dict[Colour, list[Node]] = {}

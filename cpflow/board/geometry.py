@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from cpflow.board.grid import Cell, Puzzle
+from cpflow.board.grid import Cell
 
 Point = tuple[float, float]  # (x, y) in cell units, y downward
 HEX_RADIUS = 1 / math.sqrt(3)  # a hexagon one unit tall
@@ -33,11 +33,11 @@ def outline(shape: str, cell: Cell) -> list[Point]:
     return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
 
 
-def extent(puzzle: Puzzle) -> Point:
-    """The drawing's width and height in cell units."""
-    if puzzle.shape == "hex":
-        return HEX_RADIUS * (2 + 1.5 * (puzzle.width - 1)), puzzle.height + 0.5
-    return float(puzzle.width), float(puzzle.height)
+def extent(shape: str, width: int, height: int) -> Point:
+    """The drawing's width and height in cell units, for a board of `width` x `height` cells."""
+    if shape == "hex":
+        return HEX_RADIUS * (2 + 1.5 * (width - 1)), height + 0.5
+    return float(width), float(height)
 
 
 def shared_side(shape: str, a: Cell, b: Cell) -> tuple[Point, Point] | None:

@@ -37,15 +37,21 @@ def is_board(lines: list[str]) -> bool:
 
 @dataclass(frozen=True)
 class Written:
-    """A board as written: its size, shape, the mark in each cell, its walls and warps, where it ends."""
+    """A board as written: its size, shape, the mark in each cell (endpoints need not pair: an editor's
+    board as it is being made), its walls and warps, where it stands in its file."""
 
     width: int
     height: int
     shape: str
     marks: dict[Cell, str]
     pairs: dict[str, list[tuple[Cell, Cell]]]
-    first: int  # the line of its `board` header (from 1)
-    line: int  # the index of the line after the board (from 0)
+    first: int = 1  # the line of its `board` header (from 1)
+    line: int = 0  # the index of the line after the board (from 0)
+
+    def is_plain(self) -> bool:
+        """A square board of endpoints and empty cells only, which the classic grid writes."""
+        square = self.shape == "square" and not any(self.pairs.values())
+        return square and not any(mark in (HOLE, BRIDGE) for mark in self.marks.values())
 
 
 def parse_boards(text: str, source: str) -> list[Puzzle]:
@@ -162,12 +168,21 @@ def write_board(puzzle: Puzzle, solution: Solution | None = None) -> str:
     if any(len(colour) != 1 or colour in MARKS for colour in puzzle.colours):
         raise ValueError("the board format takes one-character colours other than . # +; use JSON")
     bridges = set(puzzle.bridges())
-    lines = [f"board {puzzle.width}x{puzzle.height}" + (" hex" if puzzle.shape == "hex" else "")]
-    for row in puzzle.array():
-        lines.append(
-            "".join(HOLE if cell is None else BRIDGE if cell in bridges else colour_of.get(cell, EMPTY) for cell in row)
-        )
-    for kind, pairs in (("walls", puzzle.walls()), ("warps", puzzle.warps())):
-        if pairs:
+    marks = {
+        (r, c): HOLE if cell is None else BRIDGE if cell in bridges else colour_of.get(cell, EMPTY)
+        for r, row in enumerate(puzzle.array())
+        for c, cell in enumerate(row)
+    }
+    pairs = {"walls": list(puzzle.walls()), "warps": list(puzzle.warps())}
+    return write(Written(puzzle.width, puzzle.height, puzzle.shape, marks, pairs))
+
+
+def write(board: Written) -> str:
+    """A board as written, in this format: a cell with no mark is empty."""
+    lines = [f"board {board.width}x{board.height}" + (" hex" if board.shape == "hex" else "")]
+    for r in range(board.height):
+        lines.append("".join(board.marks.get((r, c), EMPTY) for c in range(board.width)))
+    for kind in ("walls", "warps"):
+        if pairs := board.pairs.get(kind):
             lines.append(kind + " " + " ".join(f"{a[0]},{a[1]}|{b[0]},{b[1]}" for a, b in pairs))
     return "\n".join(lines) + "\n"

@@ -86,7 +86,7 @@ def scene(
     steps: int | None = None,
 ) -> Scene:
     """The picture of a board and, if given, a solution; `steps` draws each path's first steps only."""
-    width, height = extent(puzzle)
+    width, height = extent(puzzle.shape, puzzle.width, puzzle.height)
     picture = Scene(width, height)
     rgb = colours(puzzle)
     paths = {
@@ -191,7 +191,7 @@ def _overpasses(picture: Scene, puzzle: Puzzle, paths, rgb: dict[Colour, RGB]) -
 
 def edges_scene(puzzle: Puzzle, edges: dict[Colour, list[tuple[Node, Node]]]) -> Scene:
     """The picture of an answer given as each colour's joined edges, loops and all (an ILP round's)."""
-    width, height = extent(puzzle)
+    width, height = extent(puzzle.shape, puzzle.width, puzzle.height)
     picture = Scene(width, height)
     rgb = colours(puzzle)
     _cells(picture, puzzle, {colour: tuple(n for edge in pairs for n in edge) for colour, pairs in edges.items()}, rgb)

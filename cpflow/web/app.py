@@ -30,7 +30,8 @@ from starlette.exceptions import HTTPException
 
 from cpflow.deduce.rulebook import GRADES
 from cpflow.engines.catalog import DEFAULT, ENGINES, available
-from cpflow.web import tasks
+from cpflow.errors import CpflowError
+from cpflow.web import sketches, tasks
 from cpflow.web.guards import BodyGuard, Gate, Takes
 from cpflow.web.hosts import Hosts
 from cpflow.web.jobs import Busy, Died, Gone, Jobs, Overdue
@@ -229,6 +230,15 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
         """Read a puzzle file: its board (size, shape, endpoints, holes, bridges, walls, warps) and its text."""
         return await _answer(request, tasks.read, ask)
 
+    @app.post("/api/board", responses=ERRORS)
+    async def sketch(ask: sketches.SketchAsk) -> Response:
+        """The board as the page's editor holds it (endpoints perhaps unpaired), written as a puzzle file
+        (`text`); with `geometry`, where each cell is drawn and which cells touch it. Answered at once."""
+        try:
+            return JSONResponse(await asyncio.to_thread(sketches.sketch, ask, limits))
+        except CpflowError as error:
+            return _error(error.http_status, error.one_line())
+
     @app.post(
         "/api/import",
         responses={200: {"content": {"application/json": {"example": IMPORTED}}}, **IMPORT_ERRORS},
@@ -253,6 +263,8 @@ class ScreenshotAsk(BaseModel):
 
 
 BINARY = {"type": "string", "format": "binary"}
+TYPES = {"js": "text/javascript", "css": "text/css"}  # modules need a JavaScript type, or a browser refuses them
+ASSETS = tuple(f".{suffix}" for suffix in TYPES)
 SWAGGER = "/static-offline-docs"  # Swagger UI's files, from the fastapi-offline package (docs.html names them)
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": 'A bad puzzle or option: `{"error": "<the CLI\'s one-line message>"}`'},
@@ -324,18 +336,13 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
 
 def _page_routes(app: FastAPI) -> None:
     """The page: index.html with the palette, the server's limits, its engines and the grades filled in,
-    its stylesheet and its script; the API's documentation page and the script that starts Swagger UI on it."""
+    its stylesheet and its modules; the API's documentation page and the script that starts Swagger UI on it."""
     page = resources.files("cpflow.web") / "page"
     limits: Limits = app.state.limits
     config = {"palette": _palette(), "limits": asdict(limits), "engines": available(), "grades": GRADES}
     html = (page / "index.html").read_text().replace("__CONFIG__", json.dumps(config).replace("</", "<\\/"))
     docs = (page / "docs.html").read_text()
-    files = {
-        "page.css": "text/css",
-        "page.js": "text/javascript",
-        "play.js": "text/javascript",
-        "docs.js": "text/javascript",
-    }
+    files = {path.name: TYPES[path.name.rsplit(".", 1)[-1]] for path in page.iterdir() if path.name.endswith(ASSETS)}
     bodies = {name: (page / name).read_text() for name in files}
 
     @app.get("/", include_in_schema=False)
