@@ -117,6 +117,8 @@ def click_cell(page, cell) -> None:
 
 
 def puzzle_in_address(page) -> str:
+    """The puzzle the page's address holds, once the server has written the board as it stands."""
+    page.wait_for_selector("body:not([data-writing])", state="attached")
     return unquote(page.url.split("#puzzle=", 1)[1])
 
 
@@ -422,6 +424,40 @@ def test_the_import_control_is_reached_with_the_keyboard(page):
     page.focus("#new")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "shot"
+
+
+# ---- the page as modules, its board laid out by the server ----
+
+
+def test_the_page_loads_its_modules_as_javascript_with_no_error(browser, server):
+    from importlib import resources
+
+    page_files = resources.files("cpflow.web") / "page"
+    modules = {path.name for path in page_files.iterdir() if path.name.endswith(".js")} - {"docs.js"}
+    context = browser.new_context()
+    tab = context.new_page()
+    errors, scripts = [], {}
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.on("response", lambda answer: answer.url.endswith(".js") and scripts.update({answer.url: answer}))
+    tab.goto(server)
+    tab.wait_for_selector("body[data-ready]")
+    assert {url.rsplit("/", 1)[1] for url in scripts} == modules  # every module imported, from this server
+    for answer in scripts.values():
+        assert answer.status == 200 and answer.headers["content-type"].startswith("text/javascript"), answer.url
+    assert tab.locator("#editor .e-cell").count() == 25 and tab.locator("#grade option").count() > 1
+    context.close()
+    assert errors == []
+
+
+def test_a_hex_board_is_played_along_the_neighbours_the_server_gives(page, server):
+    asked = []
+    page.on("request", lambda request: request.url.endswith("/api/board") and asked.append(request.post_data_json))
+    open_puzzle(page, server, "board 3x3 hex\nR.B\n.R.\nB..\n")
+    assert any(board["shape"] == "hex" and board["geometry"] for board in asked)  # the layout: the server's
+    page.click("#play")
+    drag(page, [(0, 0), (1, 1)])  # cells that touch on a hex board (column 0 stands lower), not on a square one
+    assert page.locator('#editor .p-pipe[data-pipe="0,0|1,1"]').count() == 1
 
 
 # ---- under the server's security headers ----

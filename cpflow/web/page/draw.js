@@ -1,0 +1,89 @@
+// Drawing the editor: the board's cells where the server's layout puts them, its holes, bridges, walls,
+// warps and endpoints, and the keyboard's cursor; then whatever the "draw" hook adds (the play).
+
+import { cellOf, endpointAt, key } from "./board.js";
+import { $, el, pts } from "./dom.js";
+
+export function colourOf(page, name) {
+  return page.board.rgb[name] || page.palette[name] || "#bbbbbb";
+}
+
+function ink(hex) {
+  // Black on light colours, white on dark ones, as the server's labels are.
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff";
+}
+
+export function drawEditor(page) {
+  const { board, layout, cursor } = page;
+  const svg = $("editor");
+  svg.replaceChildren();
+  if (!layout || !layout.fits(board)) return; // drawn when the server's layout arrives
+  const [w, h] = layout.extent;
+  svg.setAttribute("viewBox", `-0.05 -0.05 ${w + 0.1} ${h + 0.1}`);
+  drawCells(page, svg);
+  drawPairs(page, svg);
+  drawEnds(page, svg);
+  el("polygon", { class: "e-cursor", points: pts(layout.outline(cursor)) }, svg);
+  svg.setAttribute("aria-label", `Puzzle editor, ${board.width} by ${board.height} ${board.shape}; cursor at row ${cursor[0] + 1}, column ${cursor[1] + 1}${describe(board, cursor)}. Arrow keys move, Enter places, Delete removes.`);
+  page.hooks.emit("draw", svg);
+}
+
+function drawCells({ board, layout }, svg) {
+  for (let r = 0; r < board.height; r++) {
+    for (let c = 0; c < board.width; c++) {
+      const k = key([r, c]);
+      const kind = board.holes.has(k) ? "hole" : board.bridges.has(k) ? "bridge" : "cell";
+      el("polygon", { class: `e-${kind}`, points: pts(layout.outline([r, c])), "data-cell": k }, svg);
+      const [x, y] = layout.centre([r, c]);
+      if (kind === "hole") el("path", { class: "e-hole-mark", d: `M${x - 0.2},${y - 0.2}L${x + 0.2},${y + 0.2}M${x + 0.2},${y - 0.2}L${x - 0.2},${y + 0.2}` }, svg);
+      if (kind === "bridge") el("path", { class: "e-bridge-mark", d: `M${x - 0.45},${y}H${x + 0.45}M${x},${y - 0.45}V${y + 0.45}` }, svg);
+    }
+  }
+}
+
+function drawPairs({ board, layout }, svg) {
+  for (const w of board.walls) {
+    const [a, b] = w.split("|").map(cellOf);
+    const side = layout.sharedSide(a, b);
+    if (side) el("line", { class: "e-wall", x1: side[0][0], y1: side[0][1], x2: side[1][0], y2: side[1][1] }, svg);
+  }
+  for (const [a, b] of board.warps) {
+    for (const cell of [a, b]) {
+      const [x, y] = layout.centre(cell);
+      el("circle", { class: "e-warp", cx: x, cy: y, r: 0.42 }, svg);
+    }
+  }
+}
+
+function drawEnds(page, svg) {
+  const { board, layout } = page;
+  const big = Math.max(board.width, board.height);
+  for (const end of board.ends) {
+    for (const cell of end.cells) {
+      const [x, y] = layout.centre(cell);
+      const open = end.cells.length === 1;
+      el("circle", { class: open ? "e-dot e-open" : "e-dot", cx: x, cy: y, r: 0.33, fill: colourOf(page, end.colour), "data-colour": end.colour }, svg);
+      if (big <= 30) {
+        const label = el("text", { class: "e-label", x, y: y + 0.12, "text-anchor": "middle", fill: ink(colourOf(page, end.colour)) }, svg);
+        label.textContent = end.colour;
+      }
+    }
+  }
+}
+
+function describe(board, cell) {
+  const k = key(cell);
+  const end = endpointAt(board, cell);
+  if (end) return `, endpoint ${end.colour}`;
+  if (board.holes.has(k)) return ", a hole";
+  if (board.bridges.has(k)) return ", a bridge";
+  return "";
+}
+
+export function pointAt(event) {
+  // Where a pointer event is, in the drawing's cell units.
+  const svg = $("editor");
+  const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  return [p.x, p.y];
+}

@@ -1,0 +1,23 @@
+// One line tells the last action's outcome: the status (`say`) or an error (`showError`), each replacing the other.
+
+import { $ } from "./dom.js";
+
+export function say(text, tone = "") {
+  // The last action's outcome, in place of the line before it (an error's too).
+  clearError();
+  $("status").textContent = text;
+  $("status").className = tone;
+}
+
+export function showError(message) {
+  // What went wrong, in place of the status line: it would tell of an earlier action.
+  $("status").textContent = "";
+  $("status").className = "";
+  $("error").textContent = message;
+  $("error").hidden = false;
+}
+
+export function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+}
