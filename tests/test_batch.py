@@ -13,15 +13,16 @@ from typer.testing import CliRunner
 from conftest import PUZZLES
 from cpflow.board.formats import load
 from cpflow.cli import app
-from cpflow.engines import catalog, memory, pipeline
+from cpflow.engines import catalog, memory
 from cpflow.results import Status
 from cpflow.workflows import batch
 from cpflow.workflows.batch import Failed, Where, each
 from cpflow.workflows.compare import Attempt, attempt
+from cpflow.workflows.unsolvable import solved
 
 runner = CliRunner()
 GOOD, BROKEN = PUZZLES / "starter_5x5.txt", PUZZLES / "starter_6x6.txt"
-WORK = {"solve": "solve", "unique": "uniqueness", "count": "count"}  # the batch's function each command's work calls
+WORK = {"solve": "solved", "unique": "proven", "count": "count"}  # the batch's function each command's work calls
 
 
 def breaking_on(name: str, work):
@@ -48,7 +49,7 @@ def test_an_unexpected_error_is_its_puzzles_verdict_and_the_batch_goes_on(monkey
 
 
 def test_an_error_verdict_outranks_a_bad_file_skipped_with_keep_going(monkeypatch, tmp_path):
-    monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
+    monkeypatch.setattr(batch, "solved", breaking_on(str(BROKEN), batch.solved))
     bad = tmp_path / "bad.txt"
     bad.write_text("RX\n")
     result = runner.invoke(app, ["solve", "--quiet", "-k", str(GOOD), str(bad), str(BROKEN)])
@@ -61,9 +62,9 @@ def test_a_process_of_a_pool_that_dies_in_a_puzzle_is_its_verdict_and_the_batch_
     def killed_on_broken(puzzle, **options):
         if puzzle.name == str(BROKEN):
             os.kill(os.getpid(), signal.SIGKILL)  # as the kernel ends a process out of memory
-        return pipeline.solve(puzzle, **options)
+        return solved(puzzle, **options)
 
-    monkeypatch.setattr(batch, "solve", killed_on_broken)  # the pool's processes are forked
+    monkeypatch.setattr(batch, "solved", killed_on_broken)  # the pool's processes are forked
     result = runner.invoke(app, ["solve", "--quiet", "--jobs", "2", str(BROKEN), str(GOOD), str(BROKEN), str(GOOD)])
     assert result.exit_code == 4
     assert [line.split()[:2] for line in result.stdout.splitlines()] == [[str(GOOD), "solved"]] * 2
@@ -72,7 +73,7 @@ def test_a_process_of_a_pool_that_dies_in_a_puzzle_is_its_verdict_and_the_batch_
 
 
 def test_a_batch_with_an_error_counts_it_in_its_summary_line(monkeypatch):
-    monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
+    monkeypatch.setattr(batch, "solved", breaking_on(str(BROKEN), batch.solved))
     result = runner.invoke(app, ["solve", "--quiet", str(GOOD), str(BROKEN), str(GOOD)])
     assert result.stderr.splitlines()[-1].startswith("3 puzzles: 2 solved, 0 unsolvable, 0 unknown, 1 error; ")
 
@@ -81,7 +82,7 @@ def test_an_error_outranks_a_refusal_in_the_exit_code(monkeypatch):
     large = PUZZLES / "gen_20x20_01.txt"
     need = catalog.ENGINES["cpsat"].model_bytes(load(GOOD)[0])
     monkeypatch.setattr(memory, "free_memory", lambda: 2 * need)  # enough for the small boards only
-    monkeypatch.setattr(batch, "solve", breaking_on(str(BROKEN), batch.solve))
+    monkeypatch.setattr(batch, "solved", breaking_on(str(BROKEN), batch.solved))
     result = runner.invoke(app, ["solve", "--quiet", str(large), str(BROKEN), str(GOOD)])
     assert result.exit_code == 4 and result.stdout.split()[:2] == [str(GOOD), "solved"]
     assert [line.split(":")[:2] for line in result.stderr.splitlines()[:2]] == [

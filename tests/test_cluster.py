@@ -194,7 +194,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_every_answer_arrives_once():
         wait_for_workers(address, 2)
         answers = []
         for answer in uniqueness_all(puzzles, Where(cluster=address)):
-            answers.append(answer)
+            answers.append(answer.answer)
             if len(answers) == 2:
                 kill_mid_task(address, "w2", started[2])
         assert started[2].wait(timeout=10) is not None and len(puzzles) > 2

@@ -20,6 +20,7 @@ from cpflow.cli.lines import stderr
 from cpflow.cli.options import (
     AUTO,
     DEFAULT_ENGINE,
+    OUTPUT_AUTO,
     AllowBlanks,
     AllowTouch,
     Cluster,
@@ -31,7 +32,6 @@ from cpflow.cli.options import (
     InputOption,
     Jobs,
     KeepGoing,
-    OutputFormat,
     OutputOption,
     Play,
     PngDir,
@@ -52,7 +52,7 @@ from cpflow.workflows.items import Failed
 def solve(
     files: Files,
     input_format: InputOption = AUTO,
-    format: OutputOption = OutputFormat.auto,
+    format: OutputOption = OUTPUT_AUTO,
     time_limit: TimeLimit = None,
     workers: Workers = None,
     quiet: Quiet = False,
@@ -80,7 +80,7 @@ def solve(
 def unique(
     files: Files,
     input_format: InputOption = AUTO,
-    format: OutputOption = OutputFormat.auto,
+    format: OutputOption = OUTPUT_AUTO,
     time_limit: TimeLimit = None,
     workers: Workers = None,
     quiet: Quiet = False,
@@ -146,10 +146,12 @@ def show_solved(entries: Sequence[Entry], shown: Writer, pictures: Pictures, whe
 
     failed, statuses = False, []
     missing: list[Failed] = []
-    results = with_progress("solving", solve_all([e.puzzle for e in entries], where, **options), len(entries))
-    for entry, result in answered(entries, results, missing):
+    explain = "solved" in shown.explains
+    results = solve_all([e.puzzle for e in entries], where, explain, **options)
+    for entry, found in answered(entries, with_progress("solving", results, len(entries)), missing):
+        result = found.answer
         failed |= result.status is not Status.SOLVED
-        shown.solved(entry, result)
+        shown.solved(entry, result, found.reason)
         pictures.draw(entry, [result.solution] if result.solution else [])
         statuses.append((result.status, result.seconds))
     if len(entries) > 1:
@@ -165,10 +167,11 @@ def show_uniqueness(entries: Sequence[Entry], shown: Writer, pictures: Pictures,
 
     verdicts = set()
     missing: list[Failed] = []
-    found_all = with_progress("proving", uniqueness_all([e.puzzle for e in entries], where, **options), len(entries))
-    for entry, found in answered(entries, found_all, missing):
+    proofs = uniqueness_all([e.puzzle for e in entries], where, "uniqueness" in shown.explains, **options)
+    for entry, proof in answered(entries, with_progress("proving", proofs, len(entries)), missing):
+        found = proof.answer
         verdicts.add(found.verdict)
-        shown.uniqueness(entry, found)
+        shown.uniqueness(entry, found, proof.reason)
         pictures.draw(entry, found.solutions, found.differences())
     bad = {Verdict.NOT_UNIQUE, Verdict.UNSOLVABLE}
     return failed_exit(missing) or (1 if verdicts & bad else 3 if Verdict.UNKNOWN in verdicts else 0)

@@ -22,13 +22,13 @@ from cpflow.cli.group import app, failures
 from cpflow.cli.lines import say, stderr
 from cpflow.cli.options import (
     AUTO,
+    OUTPUT_AUTO,
     SQUARE,
     Cluster,
     ColourMode,
     ColourOption,
     GradeName,
     InputOption,
-    OutputFormat,
     OutputOption,
     PngDir,
     Shape,
@@ -194,7 +194,7 @@ def fix(
     index: Annotated[
         int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
     ] = 1,
-    format: OutputOption = OutputFormat.auto,
+    format: OutputOption = OUTPUT_AUTO,
     time_limit: TimeLimit = None,
     input_format: InputOption = AUTO,
     color: ColourOption = ColourMode.auto,

@@ -1,5 +1,6 @@
 """The options commands share, as typed arguments (typer reads and checks them), and their choices,
-some read from the library's tables (input formats, engines, board shapes, grades)."""
+some read from the library's tables (input formats, engines, board shapes, grades) and the writers'
+(output formats)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import typer
 
 from cpflow.board.formats import INPUT_FORMATS
 from cpflow.board.grid import SHAPES
+from cpflow.cli.writers import OUTPUT_WRITERS
 from cpflow.deduce.rulebook import GRADES
 from cpflow.engines.catalog import DEFAULT, ENGINES
 
@@ -19,14 +21,7 @@ InputFormat = enum.StrEnum("InputFormat", {name: name for name in INPUT_FORMATS}
 EngineName = enum.StrEnum("EngineName", {name: name for name in ENGINES})  # type: ignore[misc]
 Shape = enum.StrEnum("Shape", {name: name for name in SHAPES})  # type: ignore[misc]
 GradeName = enum.StrEnum("GradeName", {name: name for name in GRADES})  # type: ignore[misc]
-
-
-class OutputFormat(enum.StrEnum):
-    auto = "auto"
-    terminal = "terminal"
-    text = "text"
-    json = "json"
-    header = "header"
+OutputFormat = enum.StrEnum("OutputFormat", {name: name for name in ("auto", *OUTPUT_WRITERS)})  # type: ignore[misc]
 
 
 class ColourMode(enum.StrEnum):
@@ -124,4 +119,5 @@ KeepGoing = Annotated[
 ]
 DEFAULT_ENGINE = EngineName(DEFAULT)
 AUTO = InputFormat("auto")
+OUTPUT_AUTO = OutputFormat("auto")
 SQUARE = Shape("square")

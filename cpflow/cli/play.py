@@ -22,6 +22,7 @@ from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
 from cpflow.cli.options import (
     AUTO,
+    OUTPUT_AUTO,
     Cluster,
     ColourMode,
     ColourOption,
@@ -29,7 +30,6 @@ from cpflow.cli.options import (
     InputOption,
     Jobs,
     KeepGoing,
-    OutputFormat,
     OutputOption,
     Quiet,
     TimeLimit,
@@ -59,7 +59,7 @@ def hint(
     every: Annotated[
         bool, typer.Option("--all", help="Every step from the play to the end, then the steps per rule and the grade.")
     ] = False,
-    format: OutputOption = OutputFormat.auto,
+    format: OutputOption = OUTPUT_AUTO,
     index: Annotated[
         int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
     ] = 1,
@@ -119,7 +119,7 @@ def show_hints(play: Puzzle, every: bool, shown: Writer, time_limit: float | Non
 def grade(
     files: Files,
     input_format: InputOption = AUTO,
-    format: OutputOption = OutputFormat.auto,
+    format: OutputOption = OUTPUT_AUTO,
     time_limit: TimeLimit = None,
     quiet: Quiet = False,
     jobs: Jobs = 1,

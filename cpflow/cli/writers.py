@@ -7,9 +7,11 @@
 - Quiet: one line per puzzle;
 - Pictures: beside any of them, each board drawn as SVG or PNG into a folder.
 
-A writer prints; it decides nothing. Each method takes one answer: `solved` a solve,
-`uniqueness` a proof, `counted` a count, `hinted` a hint, `graded` a chain's summary and
-`grade` a puzzle's grade (`cpflow grade`).
+A writer prints; it decides nothing and computes nothing: whatever it prints was worked out
+before it (an unsolvable puzzle's why by cpflow.workflows.unsolvable, when `explains` asks for
+it), and it imports no engine, no deduction and no workflow's work (tests/test_writers.py).
+Each method takes one answer: `solved` a solve, `uniqueness` a proof, `counted` a count,
+`hinted` a hint, `graded` a chain's summary and `grade` a puzzle's grade (`cpflow grade`).
 """
 
 from __future__ import annotations
@@ -29,14 +31,15 @@ from cpflow.board.grid import Cell, Puzzle, Solution, cell_of
 from cpflow.cli.lines import say
 from cpflow.results import SolveResult, Status
 from cpflow.workflows import records
-from cpflow.workflows.inputs import Entry
-from cpflow.workflows.unique import Count, Uniqueness, Verdict
 
-if TYPE_CHECKING:  # hints, repairs and rich are imported only by the commands that use them (start-up time)
+if TYPE_CHECKING:  # answers' types, and rich: imported only by the commands that use them (start-up time)
     from rich.console import Console
 
     from cpflow.workflows.hints import Grade, Hint
+    from cpflow.workflows.inputs import Entry
     from cpflow.workflows.repair import Fixed
+    from cpflow.workflows.unique import Count, Uniqueness
+    from cpflow.workflows.unsolvable import Reason
 
 
 RICH_FORCES = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")  # variables that make rich see a terminal
@@ -70,6 +73,8 @@ def _on_terminal(colour: str) -> bool:
 class Writer:
     """An output format: each kind of answer, printed."""
 
+    explains: tuple[str, ...] = ("solved", "uniqueness")  # the answers whose why (unsolvable) it prints
+
     def __init__(self, colour: str = "auto"):
         self.colour = colour
 
@@ -78,10 +83,10 @@ class Writer:
         """The rich console of --color (only the terminal writer draws with it)."""
         return console_for(self.colour)
 
-    def solved(self, entry: Entry, result: SolveResult) -> None:
+    def solved(self, entry: Entry, result: SolveResult, reason: Reason | None = None) -> None:
         raise NotImplementedError
 
-    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+    def uniqueness(self, entry: Entry, found: Uniqueness, reason: Reason | None = None) -> None:
         raise NotImplementedError
 
     def counted(self, entry: Entry, found: Count) -> None:
@@ -111,10 +116,12 @@ def _steps(summary: Grade) -> str:
 class Quiet(Writer):
     """One line per puzzle: its name, verdict (or count) and seconds."""
 
-    def solved(self, entry: Entry, result: SolveResult) -> None:
+    explains = ()
+
+    def solved(self, entry: Entry, result: SolveResult, reason: Reason | None = None) -> None:
         say(f"{entry.puzzle.name} {result.status.value} {result.seconds:.3f}")
 
-    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+    def uniqueness(self, entry: Entry, found: Uniqueness, reason: Reason | None = None) -> None:
         say(f"{entry.puzzle.name} {found.verdict.value} {found.seconds:.3f}")
 
     def counted(self, entry: Entry, found: Count) -> None:
@@ -131,13 +138,13 @@ class Quiet(Writer):
 class Json(Writer):
     """One JSON record per line, as the web API answers."""
 
-    def solved(self, entry: Entry, result: SolveResult) -> None:
+    def solved(self, entry: Entry, result: SolveResult, reason: Reason | None = None) -> None:
         record = records.solved(entry.source, entry.index, entry.puzzle, result)
-        print(json.dumps(record | _why_record(entry.puzzle, result.status)))
+        print(json.dumps(record | records.why(reason)))
 
-    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+    def uniqueness(self, entry: Entry, found: Uniqueness, reason: Reason | None = None) -> None:
         record = records.uniqueness(entry.source, entry.index, entry.puzzle, found)
-        print(json.dumps(record | _why_record(entry.puzzle, _status_of(found.verdict))))
+        print(json.dumps(record | records.why(reason)))
 
     def counted(self, entry: Entry, found: Count) -> None:
         print(json.dumps(records.counted(entry.source, entry.index, found)))
@@ -160,19 +167,19 @@ class Text(Writer):
 
     remark = "# "
 
-    def solved(self, entry: Entry, result: SolveResult) -> None:
+    def solved(self, entry: Entry, result: SolveResult, reason: Reason | None = None) -> None:
         say(f"{self.remark}{entry.puzzle.name}: {result.status.value} in {result.seconds:.3f} s")
-        if result.status is Status.UNSOLVABLE:
-            self.why(entry.puzzle, self.remark)
+        if reason:
+            self.why(entry.puzzle, reason, self.remark)
         if result.solution:
             self.board(entry.puzzle, result.solution)
 
-    def uniqueness(self, entry: Entry, found: Uniqueness) -> None:
+    def uniqueness(self, entry: Entry, found: Uniqueness, reason: Reason | None = None) -> None:
         from cpflow.board.grid import differ as differ_cells
 
         say(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
-        if found.verdict is Verdict.UNSOLVABLE:
-            self.why(entry.puzzle)
+        if reason:
+            self.why(entry.puzzle, reason)
         differ = found.differences()
         same_colours = len(found.solutions) == 2 and bool(differ) and not differ_cells(*found.solutions)
         if same_colours:
@@ -189,17 +196,16 @@ class Text(Writer):
         say(f"{entry.puzzle.name}: {how} {found.number} solution{'s' * (found.number != 1)}")
 
     def hinted(self, found: Hint, number: int | None = None) -> None:
-        from cpflow.deduce import sentences
         from cpflow.workflows.hints import MISTAKE, STEP, UNKNOWN
 
         step, head = found.step, f"{number}. " if number else ""
         if step:
-            print(f"{head}step ({step.kind}): {step.colour} at {sentences.cells(step.cells)}")
+            print(f"{head}step ({step.kind}): {step.colour} at {found.where()}")
             print(f"  {found.reason}")
             if step.because:
-                print(f"  because of {sentences.cells(step.because)}")
+                print(f"  because of {found.forced_by()}")
         elif found.status == MISTAKE:
-            print(f"{head}mistake: {sentences.cells(found.wrong)}")
+            print(f"{head}mistake: {found.where()}")
             print(f"  {found.reason}")
         else:
             print(f"{head}{found.status}: {found.reason}")
@@ -245,15 +251,11 @@ class Text(Writer):
 
         print("differences:\n" + "\n".join(differences_grid(puzzle, differ)))
 
-    def why(self, puzzle: Puzzle, remark: str = "") -> None:
+    def why(self, puzzle: Puzzle, reason: Reason, remark: str = "") -> None:
         """Why an unsolvable puzzle has no solution: a sentence, then the board with the cells that must be
         covered as `*` and the endpoints of the colours that must connect."""
-        found = _why(puzzle)
-        if found is None:
-            return
-        from cpflow.deduce.sentences import why_sentence
-
-        print(f"{remark}why: {why_sentence(found.connect, found.cover)}")
+        found = reason.why
+        print(f"{remark}why: {reason.sentence}")
         cover = {cell_of(node) for node in found.cover}
         self.marked(puzzle, cover, {cell_of(n) for c in found.connect for n in puzzle.endpoints[c]}, remark)
 
@@ -271,7 +273,9 @@ class Header(Text):
     """The Go solver's stream for solves (thomasahle/numberlink): `W H` and the solved rows, or IMPOSSIBLE
     (UNKNOWN when the time limit came first); text for everything else."""
 
-    def solved(self, entry: Entry, result: SolveResult) -> None:
+    explains = ("uniqueness",)
+
+    def solved(self, entry: Entry, result: SolveResult, reason: Reason | None = None) -> None:
         print(as_stream(entry.puzzle, result))
 
 
@@ -307,7 +311,8 @@ class Terminal(Text):
         self.console.print(drawing, end="", soft_wrap=True)
 
 
-OUTPUT_WRITERS: dict[str, type[Writer]] = {"terminal": Terminal, "text": Text, "header": Header, "json": Json}
+# The output formats, named here alone (cli.options.OutputFormat offers these and `auto`).
+OUTPUT_WRITERS: dict[str, type[Writer]] = {"terminal": Terminal, "text": Text, "json": Json, "header": Header}
 
 
 @dataclass(frozen=True)
@@ -352,19 +357,3 @@ def as_stream(puzzle: Puzzle, result: SolveResult) -> str:
     if result.solution:
         return picture(puzzle, result.solution, "header")
     return "IMPOSSIBLE\n" if result.status is Status.UNSOLVABLE else "UNKNOWN\n"
-
-
-def _status_of(verdict: Verdict) -> Status:
-    return Status.UNSOLVABLE if verdict is Verdict.UNSOLVABLE else Status.UNKNOWN
-
-
-def _why(puzzle: Puzzle):
-    from cpflow.workflows.unsolvable import explanation
-
-    return explanation(puzzle, Status.UNSOLVABLE)
-
-
-def _why_record(puzzle: Puzzle, status: Status) -> dict:
-    from cpflow.workflows.unsolvable import explanation
-
-    return records.why(explanation(puzzle, status))

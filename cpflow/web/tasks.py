@@ -66,11 +66,12 @@ def screenshot(ask: dict, limits: Limits) -> dict:
 
 def solve(ask: dict, limits: Limits) -> dict:
     """`cpflow solve --format json`'s record; with `draw`, also the picture and the solution's text."""
-    from cpflow.engines.pipeline import solve as solve_with
+    from cpflow.workflows.unsolvable import solved
 
     puzzle = _puzzle(ask, limits)
-    result = solve_with(puzzle, ask["engine"], time_limit=ask["time_limit"])
-    record = records.solved(ask["name"], ask["index"], puzzle, result) | _why(puzzle, result.status)
+    answer = solved(puzzle, engine=ask["engine"], time_limit=ask["time_limit"])
+    result = answer.answer
+    record = records.solved(ask["name"], ask["index"], puzzle, result) | records.why(answer.reason)
     if ask.get("draw"):
         found = [result.solution] if result.solution else []
         record |= {"svg": drawing(puzzle, found), "solution_texts": [picture(puzzle, s) for s in found]}
@@ -79,13 +80,12 @@ def solve(ask: dict, limits: Limits) -> dict:
 
 def unique(ask: dict, limits: Limits) -> dict:
     """`cpflow unique --format json`'s record; with `draw`, the solutions side by side, differences marked."""
-    from cpflow.results import Status
-    from cpflow.workflows.unique import Verdict, uniqueness
+    from cpflow.workflows.unsolvable import proven
 
     puzzle = _puzzle(ask, limits)
-    found = uniqueness(puzzle, ask["engine"], time_limit=ask["time_limit"])
-    record = records.uniqueness(ask["name"], ask["index"], puzzle, found)
-    record |= _why(puzzle, Status.UNSOLVABLE if found.verdict is Verdict.UNSOLVABLE else Status.UNKNOWN)
+    proof = proven(puzzle, engine=ask["engine"], time_limit=ask["time_limit"])
+    found = proof.answer
+    record = records.uniqueness(ask["name"], ask["index"], puzzle, found) | records.why(proof.reason)
     if ask.get("draw"):
         record["svg"] = drawing(puzzle, found.solutions, found.differences())
         record["solution_texts"] = [picture(puzzle, s) for s in found.solutions]
@@ -232,13 +232,6 @@ def _puzzle(ask: dict, limits: Limits) -> Puzzle:
         raise OverLimit(f"{source}: {problem}")
     rules = Rules(touch=ask.get("allow_touch", False), blanks=ask.get("allow_blanks", False))
     return replace(puzzle, rules=rules)
-
-
-def _why(puzzle: Puzzle, status) -> dict:
-    """The record's `why` for an unsolvable puzzle, as the CLI gives it."""
-    from cpflow.workflows.unsolvable import explanation
-
-    return records.why(explanation(puzzle, status))
 
 
 def run(work, ask: dict, limits: Limits) -> tuple[str, object]:

@@ -16,11 +16,11 @@ from functools import partial
 from typing import Any, TypeVar, cast
 
 from cpflow.board.grid import Puzzle
-from cpflow.engines.pipeline import solve
 from cpflow.outputs import interrupts_held
 from cpflow.results import SolveResult
 from cpflow.workflows.items import BUG, Failed, Where, guarded, name_of
-from cpflow.workflows.unique import Count, Uniqueness, count, uniqueness
+from cpflow.workflows.unique import Count, Uniqueness, count
+from cpflow.workflows.unsolvable import Explained, proven, solved
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -178,14 +178,20 @@ def _death(exitcode: int | None) -> str:
     return f"its process ended (exit code {exitcode})"
 
 
-def solve_all(puzzles: Sequence[Puzzle], where: Where | int = 1, **options) -> Iterator[SolveResult | Failed]:
-    """Each puzzle solved (`pipeline.solve` options), in the order given."""
-    return each(partial(_solve, options=options), puzzles, where)
+def solve_all(
+    puzzles: Sequence[Puzzle], where: Where | int = 1, explain: bool = False, **options
+) -> Iterator[Explained[SolveResult] | Failed]:
+    """Each puzzle solved (`pipeline.solve` options), in the order given; with `explain`, an unsolvable
+    one with why (cpflow.workflows.unsolvable), worked out as part of its item."""
+    return each(partial(solved, explain=explain, **options), puzzles, where)
 
 
-def uniqueness_all(puzzles: Sequence[Puzzle], where: Where | int = 1, **options) -> Iterator[Uniqueness | Failed]:
-    """Each puzzle's uniqueness verdict (`unique.uniqueness` options), in the order given."""
-    return each(partial(_uniqueness, options=options), puzzles, where)
+def uniqueness_all(
+    puzzles: Sequence[Puzzle], where: Where | int = 1, explain: bool = False, **options
+) -> Iterator[Explained[Uniqueness] | Failed]:
+    """Each puzzle's uniqueness verdict (`unique.uniqueness` options), in the order given; with `explain`,
+    an unsolvable one with why."""
+    return each(partial(proven, explain=explain, **options), puzzles, where)
 
 
 def count_all(puzzles: Sequence[Puzzle], limit: int, where: Where | int = 1, **options) -> Iterator[Count | Failed]:
@@ -208,14 +214,6 @@ def _leave_interrupts_to_the_parent(setup: Callable[[], object] | None = None) -
 
 
 # Module-level, so that a pool can pickle them.
-def _solve(puzzle: Puzzle, options: dict) -> SolveResult:
-    return solve(puzzle, **options)
-
-
-def _uniqueness(puzzle: Puzzle, options: dict) -> Uniqueness:
-    return uniqueness(puzzle, **options)
-
-
 def _count(puzzle: Puzzle, limit: int, options: dict) -> Count:
     return count(puzzle, limit, **options)
 

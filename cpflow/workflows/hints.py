@@ -42,6 +42,14 @@ class Hint:
     wrong: tuple[Node, ...] = ()
     why: Why | None = None  # for an unsolvable puzzle: the requirements that cannot hold together
 
+    def where(self) -> str:
+        """The cells the hint points at, in words ('r1c1 and r1c2'): the step's, or a mistake's to take back."""
+        return sentences.cells(self.step.cells if self.step else self.wrong)
+
+    def forced_by(self) -> str:
+        """The cells that force the step, in words; '' when none do."""
+        return sentences.cells(self.step.because) if self.step and self.step.because else ""
+
 
 @dataclass(frozen=True)
 class Grade:

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 
 from cpflow.board.formats import drawn_paths, rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
-from cpflow.results import SolveResult
-from cpflow.workflows.unique import Count, Uniqueness
 
-if TYPE_CHECKING:  # only hints, explanations and repairs carry these, and `cpflow solve` need not import them
+if TYPE_CHECKING:  # answers' types: a record is made of an answer already there (start-up time)
     from cpflow.engines.why import Why
+    from cpflow.results import SolveResult
     from cpflow.workflows.hints import Grade, Hint
     from cpflow.workflows.repair import Fixed
+    from cpflow.workflows.unique import Count, Uniqueness
+    from cpflow.workflows.unsolvable import Reason
 
 
 def solved(source: str, index: int, puzzle: Puzzle, result: SolveResult) -> dict:
@@ -141,9 +142,9 @@ def _cells(nodes) -> list[list[int]]:
     return [list(cell) for cell in dict.fromkeys(cell_of(node) for node in nodes)]
 
 
-def why(found: Why | None) -> dict:
+def why(reason: Reason | None) -> dict:
     """What a record of an unsolvable puzzle adds: `why`, when an explanation was found."""
-    return {"why": explained(found)} if found else {}
+    return {"why": explained(reason.why)} if reason else {}
 
 
 def explained(found: Why) -> dict:

@@ -1,15 +1,67 @@
-"""Why a puzzle a command found unsolvable has no solution, for every face (CLI, web, hints)."""
+"""Why a puzzle a command found unsolvable has no solution, for every face (CLI, web, hints).
+
+The explanation is part of a command's work, done before anything is printed: `solved` and
+`proven` give the answer and, for an unsolvable puzzle when `explain` asks for it, why
+(`Explained`, its `Reason`). A batch runs them as each item's work (cpflow.workflows.batch), so the
+explanation is made where the answer is, on a pool or a cluster too; a writer prints it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
 from cpflow.board.grid import Puzzle
-from cpflow.engines.why import Why, why
-from cpflow.results import Status
+from cpflow.engines.pipeline import solve
+from cpflow.results import SolveResult, Status
+from cpflow.workflows.unique import Uniqueness, Verdict, uniqueness
+
+if TYPE_CHECKING:  # the explanation's model and words are imported only for an unsolvable puzzle (start-up time)
+    from cpflow.engines.why import Why
 
 SECONDS = 10  # the most an explanation may take after the verdict
+Answer = TypeVar("Answer", SolveResult, Uniqueness)
 
 
-def explanation(puzzle: Puzzle, status: Status) -> Why | None:
-    """For an unsolvable puzzle, a smallest set of requirements that cannot hold (cpflow.engines.why);
-    None for any other status, or when none was found in time."""
-    return why(puzzle, SECONDS) if status is Status.UNSOLVABLE else None
+@dataclass(frozen=True)
+class Reason:
+    """Why a puzzle has no solution, as every face shows it: a smallest set of requirements that
+    cannot hold together, each with its witness (cpflow.engines.why), and that set in words."""
+
+    why: Why
+    sentence: str
+
+
+@dataclass(frozen=True)
+class Explained(Generic[Answer]):
+    """An answer (a solve's result or a uniqueness proof) and, for an unsolvable puzzle, its reason:
+    None when not asked for, not unsolvable, or none found in time."""
+
+    answer: Answer
+    reason: Reason | None = None
+
+
+def explanation(puzzle: Puzzle, status: Status) -> Reason | None:
+    """For an unsolvable puzzle, a smallest set of requirements that cannot hold (cpflow.engines.why)
+    and its sentence; None for any other status, or when none was found in time."""
+    if status is not Status.UNSOLVABLE:
+        return None
+    from cpflow.deduce.sentences import why_sentence
+    from cpflow.engines.why import why
+
+    found = why(puzzle, SECONDS)
+    return Reason(found, why_sentence(found.connect, found.cover)) if found else None
+
+
+def solved(puzzle: Puzzle, explain: bool = True, **options) -> Explained[SolveResult]:
+    """The puzzle solved (`pipeline.solve` options) and, when unsolvable and `explain` asks, why."""
+    result = solve(puzzle, **options)
+    return Explained(result, explanation(puzzle, result.status) if explain else None)
+
+
+def proven(puzzle: Puzzle, explain: bool = True, **options) -> Explained[Uniqueness]:
+    """The puzzle's uniqueness verdict (`unique.uniqueness` options) and, when unsolvable and `explain`
+    asks, why."""
+    found = uniqueness(puzzle, **options)
+    status = Status.UNSOLVABLE if found.verdict is Verdict.UNSOLVABLE else Status.UNKNOWN
+    return Explained(found, explanation(puzzle, status) if explain else None)
