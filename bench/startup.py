@@ -1,56 +1,117 @@
-"""Start-up: how long a whole `cpflow` process takes on one small board, beside the bare
-interpreter, and what importing the command line costs.
+"""Start-up: how long a whole `cpflow` process takes on one small board, side by side with
+another commit, beside the bare interpreter.
 
-    python bench/startup.py [--runs 7] [--puzzle puzzles/starter_7x7.txt]
+    python bench/startup.py [--against COMMIT] [--runs 20] [--puzzle puzzles/starter_7x7.txt] [--save]
 
-Each command runs `--runs` times in a fresh process; the table gives the median and the
-fastest wall seconds. The board is small so that what is measured is the start-up: solving a
-7x7 takes a few milliseconds.
+Each tree runs as a normal install (`pip install .`) would: its cpflow/ copied into a scratch
+folder and compiled to bytecode, as pip does when it installs (without it every process compiles
+cpflow's modules from source again, as an editable install does under PYTHONDONTWRITEBYTECODE),
+then run as the `cpflow` script pip writes runs it (`python -S -P -c SCRIPT ARGUMENTS`) with
+PYTHONPATH that folder and the environment's site-packages: no editable-install finder (an import
+hook that costs every process of `pip install -e` more than 0.01 s) and no .pth file runs. The
+tree measured is this folder's cpflow/ as it stands; with --against, also that commit's (exported
+by `git archive`, this folder's compiled core copied beside it). The runs alternate between the
+trees, --runs of each command; the table gives the median wall seconds and the median CPU seconds
+(user and system, which other work on the machine disturbs less). Output goes to a pipe, as when
+a script reads it. The board is small so that what is measured is the start-up: solving a 7x7
+takes about a millisecond.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import os
 import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from common import ROOT, recorded, saving
 
 
-def timed(command: list[str], runs: int) -> list[float]:
-    """Wall seconds of each run of the command (its output thrown away; a failure stops the bench)."""
-    seconds = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        seconds.append(time.perf_counter() - began)
-    return seconds
+def commands(puzzle: str) -> dict[str, list[str]]:
+    """Each command measured, by the name the table gives it (cpflow's arguments, or None: the interpreter)."""
+    return {
+        "python -S -c pass": [],
+        "cpflow --version": ["--version"],
+        f"cpflow solve {puzzle} -q": ["solve", puzzle, "-q"],
+        f"cpflow solve {puzzle}": ["solve", puzzle],
+        f"cpflow solve {puzzle} --format json": ["solve", puzzle, "--format", "json"],
+        f"cpflow hint {puzzle}": ["hint", puzzle],
+    }
+
+
+def installed(commit: str | None, into: Path) -> Path:
+    """cpflow/ as installed in a folder of its own, compiled to bytecode: this folder's (None), or the
+    commit's with this folder's compiled core (start-up does not depend on which build of it loads)."""
+    into.mkdir()
+    if commit is None:
+        shutil.copytree(ROOT / "cpflow", into / "cpflow", ignore=shutil.ignore_patterns("__pycache__"))
+    else:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "cpflow"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+        for core in (ROOT / "cpflow" / "deduce").glob("_core*.so"):
+            shutil.copy(core, into / "cpflow" / "deduce" / core.name)
+    compileall.compile_dir(into / "cpflow", quiet=1)
+    return into
+
+
+SCRIPT = "import re, sys\nfrom cpflow.cli import main\nsys.argv[0] = 'cpflow'\nsys.exit(main())"  # as pip writes it
+
+
+def run(tree: Path, arguments: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one process: `cpflow ARGUMENTS` from the tree (the bare interpreter
+    when there are no arguments), its output into a pipe."""
+    site = sysconfig.get_paths()["purelib"]
+    environment = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{site}"}
+    command = [sys.executable, "-S", "-P", "-c", *([SCRIPT, *arguments] if arguments else ["pass"])]
+    began = time.perf_counter()
+    child = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert child.stdout is not None
+    child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - began
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        sys.exit(f"{' '.join(command)} failed in {tree}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--against", metavar="COMMIT", help="also time this commit's cpflow/, turn about")
+    parser.add_argument("--runs", type=int, default=20, help="runs of each command in each tree")
     parser.add_argument("--puzzle", default="puzzles/starter_7x7.txt")
+    saving(parser)
     args = parser.parse_args()
-    cpflow = shutil.which("cpflow") or sys.exit("no cpflow on PATH: pip install . first")
-    commands = {  # -P: the cpflow installed, not the one in the folder the bench runs in
-        "python -P -c pass": [sys.executable, "-P", "-c", "pass"],
-        'python -P -c "import cpflow.cli"': [sys.executable, "-P", "-c", "import cpflow.cli"],
-        "cpflow --version": [cpflow, "--version"],
-        f"cpflow solve {args.puzzle}": [cpflow, "solve", args.puzzle],
-        f"cpflow solve {args.puzzle} --format json": [cpflow, "solve", args.puzzle, "--format", "json"],
-        f"cpflow hint {args.puzzle}": [cpflow, "hint", args.puzzle],
-    }
-    timed(commands["python -P -c pass"], 2)  # warm the disk cache
-    print("| command | median s | fastest s |")
-    print("|---|---|---|")
-    for name, command in commands.items():
-        seconds = timed(command, args.runs)
-        print(f"| `{name}` | {statistics.median(seconds):.3f} | {min(seconds):.3f} |", flush=True)
+    with tempfile.TemporaryDirectory(prefix="cpflow-startup-") as scratch:
+        trees = {"now": installed(None, Path(scratch) / "now")}
+        if args.against:
+            trees = {args.against: installed(args.against, Path(scratch) / "before"), **trees}
+        with recorded("startup", args.save, f"{args.runs} runs of each, turn about"):
+            measure(trees, commands(args.puzzle), args.runs)
+
+
+def measure(trees: dict[str, Path], named: dict[str, list[str]], runs: int) -> None:
+    """Print the table: for each command, each tree's median wall and CPU seconds."""
+    for tree in trees.values():  # warm the disk cache and the bytecode of each tree
+        for arguments in named.values():
+            run(tree, arguments)
+    heads = [f"{label} {kind}" for kind in ("wall s", "CPU s") for label in trees]
+    print("| command | " + " | ".join(heads) + " |")
+    print("|---|" + "---|" * len(heads))
+    for name, arguments in named.items():
+        times: dict[str, list[tuple[float, float]]] = {label: [] for label in trees}
+        for _ in range(runs):
+            for label, tree in trees.items():
+                times[label].append(run(tree, arguments))
+        walls = [statistics.median(w for w, _ in times[label]) for label in trees]
+        cpus = [statistics.median(c for _, c in times[label]) for label in trees]
+        print(f"| `{name}` | " + " | ".join(f"{s:.3f}" for s in walls + cpus) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -51,11 +51,43 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
 - __main__: `python -m cpflow`
 """
 
-from cpflow.board.formats import load, parse, parse_solution, picture
-from cpflow.board.grid import Cell, Colour, Puzzle, Solution
-from cpflow.board.verify import is_solution, violations
-from cpflow.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
-from cpflow.results import SolveResult, Status
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cpflow.board.formats import load, parse, parse_solution, picture
+    from cpflow.board.grid import Cell, Colour, Puzzle, Solution
+    from cpflow.board.verify import is_solution, violations
+    from cpflow.errors import CpflowError, EngineUnavailable, GenerationFailed, InvalidSolution, PuzzleFormatError
+    from cpflow.results import SolveResult, Status
+
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
+
+# The API, each name from its module, imported when first asked for: `cpflow --version` and the
+# command line's other paths import only what they use (start-up time).
+_API = {
+    "cpflow.board.formats": ("load", "parse", "parse_solution", "picture"),
+    "cpflow.board.grid": ("Cell", "Colour", "Puzzle", "Solution"),
+    "cpflow.board.verify": ("is_solution", "violations"),
+    "cpflow.errors": ("CpflowError", "EngineUnavailable", "GenerationFailed", "InvalidSolution", "PuzzleFormatError"),
+    "cpflow.results": ("SolveResult", "Status"),
+}
+_MODULE_OF = {name: module for module, names in _API.items() for name in names}
+
+
+def __getattr__(name: str):
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_MODULE_OF[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MODULE_OF])
+
 
 __all__ = [
     "Cell",

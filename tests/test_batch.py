@@ -22,7 +22,7 @@ from cpflow.workflows.unsolvable import solved
 
 runner = CliRunner()
 GOOD, BROKEN = PUZZLES / "starter_5x5.txt", PUZZLES / "starter_6x6.txt"
-WORK = {"solve": "solved", "unique": "proven", "count": "count"}  # the batch's function each command's work calls
+WORK = {"solve": "solved", "unique": "proven", "count": "_count"}  # the batch's function each command's work calls
 
 
 def breaking_on(name: str, work):

@@ -8,12 +8,14 @@ and what it prints lives beside it.
   export, engines), make (generate, fix), screenshot (import), serve (serve).
 
 A command joins the app when its family's module is imported. `main` imports only the family
-of the command named (`cpflow solve` pays for no other command's imports); the help, tab
-completion and a name that is no command's get them all, and so does `cpflow.cli.app`.
+of the command named (`cpflow solve` pays for no other command's imports), and none for a global
+option (`--version`, the completion scripts); the help, tab completion and a name that is no
+command's get them all, and so does `cpflow.cli.app`.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
 import sys
@@ -34,11 +36,17 @@ FAMILIES = {  # command -> the module of cpflow.cli that defines it
     "import": "screenshot",
     "serve": "serve",
 }
+HELP = ("-h", "--help")
 
 
 def joined(command: str | None = None):
-    """The app with the family of `command` joined, or every family (None, or a name that is no command's)."""
-    families = [FAMILIES[command]] if command in FAMILIES else sorted(set(FAMILIES.values()))
+    """The app with the family of `command` joined: none for a global option (`--version`) other than
+    the help, every family for None, the help or a name that is no command's."""
+    every = sorted(set(FAMILIES.values()))
+    if command is None or command in HELP:
+        families = every
+    else:
+        families = [FAMILIES[command]] if command in FAMILIES else [] if command.startswith("-") else every
     for family in families:
         importlib.import_module(f"cpflow.cli.{family}")
     from cpflow.cli.group import app
@@ -46,14 +54,28 @@ def joined(command: str | None = None):
     return app
 
 
+def alone(app, command: str | None):
+    """The app with only `command` (when it is one) to build: typer builds every command it holds
+    before it runs one, and building one is reading its signature (start-up time). A copy: `app` keeps
+    every command joined."""
+    if command not in FAMILIES:
+        return app
+    from typer.main import get_command_name
+
+    single = copy.copy(app)
+    single.registered_commands = [
+        info for info in app.registered_commands if (info.name or get_command_name(info.callback.__name__)) == command
+    ]
+    return single
+
+
 def main() -> None:
     """The `cpflow` command."""
     from cpflow.cli import group
 
-    named = sys.argv[1] if len(sys.argv) > 1 else None  # a global option first (-h, --version): every command
+    named = sys.argv[1] if len(sys.argv) > 1 else None  # a command, or a global option (-h, --version)
     completing = any(key.endswith("_COMPLETE") for key in os.environ)
-    joined(None if completing else named)
-    group.main()
+    group.main(joined() if completing else alone(joined(named), named))
 
 
 def __getattr__(name: str):

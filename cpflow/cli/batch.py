@@ -7,8 +7,8 @@ solved (unsolvable, or for `unique` not unique); 3 a time limit or `--limit` cam
 outranks the answers' own code (`progress.failed_exit`).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads each command's annotations as objects
+# rather than compiling them from strings (start-up time).
 from collections.abc import Sequence
 from functools import partial
 from typing import Annotated

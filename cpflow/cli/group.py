@@ -83,9 +83,9 @@ app = typer.Typer(
 
 def _version(asked: bool) -> None:
     if asked:
-        from importlib.metadata import version
+        from cpflow import __version__
 
-        print(f"cpflow {version('cpflow')}")
+        print(f"cpflow {__version__}")
         raise typer.Exit(0)
 
 
@@ -167,9 +167,10 @@ def option(hint: str, read, *args):
         raise typer.BadParameter(str(error), param_hint=hint) from None
 
 
-def main() -> None:
+def main(commands: typer.Typer = app) -> None:
+    """Run the command line: `commands`, the app or a copy of it holding the command named alone."""
     signal.signal(signal.SIGTERM, _as_interrupt)  # so that children and scratch folders are ended as on Ctrl-C
-    app()
+    commands()
 
 
 def _as_interrupt(signum, frame) -> None:

@@ -20,10 +20,9 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cpflow import outputs
 from cpflow.board.formats import picture
@@ -315,8 +314,7 @@ class Terminal(Text):
 OUTPUT_WRITERS: dict[str, type[Writer]] = {"terminal": Terminal, "text": Text, "json": Json, "header": Header}
 
 
-@dataclass(frozen=True)
-class Pictures:
+class Pictures(NamedTuple):  # a named tuple, not a dataclass: cheaper to define (start-up time)
     """Beside any output format: each board drawn as SVG and/or PNG into a folder (--svg DIR, --png DIR)."""
 
     svg: Path | None = None

@@ -13,14 +13,16 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from cpflow.board.grid import Puzzle
 from cpflow.outputs import interrupts_held
 from cpflow.results import SolveResult
 from cpflow.workflows.items import BUG, Failed, Where, guarded, name_of
-from cpflow.workflows.unique import Count, Uniqueness, count
 from cpflow.workflows.unsolvable import Explained, proven, solved
+
+if TYPE_CHECKING:  # proofs' and counts' types: `cpflow solve` imports no proof (start-up time)
+    from cpflow.workflows.unique import Count, Uniqueness
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -215,6 +217,8 @@ def _leave_interrupts_to_the_parent(setup: Callable[[], object] | None = None) -
 
 # Module-level, so that a pool can pickle them.
 def _count(puzzle: Puzzle, limit: int, options: dict) -> Count:
+    from cpflow.workflows.unique import count  # only counting needs it (start-up time)
+
     return count(puzzle, limit, **options)
 
 

@@ -8,23 +8,21 @@ explanation is made where the answer is, on a pool or a cluster too; a writer pr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from cpflow.board.grid import Puzzle
 from cpflow.engines.pipeline import solve
 from cpflow.results import SolveResult, Status
-from cpflow.workflows.unique import Uniqueness, Verdict, uniqueness
 
-if TYPE_CHECKING:  # the explanation's model and words are imported only for an unsolvable puzzle (start-up time)
+if TYPE_CHECKING:  # the explanation's model and words only for an unsolvable puzzle, proofs only for `unique`
     from cpflow.engines.why import Why
+    from cpflow.workflows.unique import Uniqueness
 
 SECONDS = 10  # the most an explanation may take after the verdict
-Answer = TypeVar("Answer", SolveResult, Uniqueness)
+Answer = TypeVar("Answer", SolveResult, "Uniqueness")
 
 
-@dataclass(frozen=True)
-class Reason:
+class Reason(NamedTuple):  # a named tuple, not a dataclass: a third of the cost to define (start-up time)
     """Why a puzzle has no solution, as every face shows it: a smallest set of requirements that
     cannot hold together, each with its witness (cpflow.engines.why), and that set in words."""
 
@@ -32,8 +30,7 @@ class Reason:
     sentence: str
 
 
-@dataclass(frozen=True)
-class Explained(Generic[Answer]):
+class Explained(NamedTuple, Generic[Answer]):
     """An answer (a solve's result or a uniqueness proof) and, for an unsolvable puzzle, its reason:
     None when not asked for, not unsolvable, or none found in time."""
 
@@ -62,6 +59,8 @@ def solved(puzzle: Puzzle, explain: bool = True, **options) -> Explained[SolveRe
 def proven(puzzle: Puzzle, explain: bool = True, **options) -> Explained[Uniqueness]:
     """The puzzle's uniqueness verdict (`unique.uniqueness` options) and, when unsolvable and `explain`
     asks, why."""
+    from cpflow.workflows.unique import Verdict, uniqueness
+
     found = uniqueness(puzzle, **options)
     status = Status.UNSOLVABLE if found.verdict is Verdict.UNSOLVABLE else Status.UNKNOWN
     return Explained(found, explanation(puzzle, status) if explain else None)

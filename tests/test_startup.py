@@ -1,0 +1,44 @@
+"""Start-up (issue 40): `cpflow --version` imports no command and no solver, and a piped `cpflow solve`
+imports its own command alone and no model. Times are bench/startup.py's (side by side with
+another commit); no test here times anything."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import PUZZLES
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLVERS = {"ortools", "rich", "pydantic", "numpy", "pulp", "highspy", "cv2", "fastapi"}
+
+
+def command_modules(*arguments: str) -> set[str]:
+    """The modules a `cpflow ARGUMENTS` process has imported when it ends."""
+    code = (
+        "import sys\nsys.argv = ['cpflow', *sys.argv[1:]]\nfrom cpflow.cli import main\ntry:\n    main()\n"
+        "except SystemExit:\n    pass\nprint(' '.join(sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *arguments], capture_output=True, text=True, cwd=ROOT)
+    return set(done.stderr.split())
+
+
+def test_version_imports_no_command_and_no_solver():
+    loaded = command_modules("--version")
+    assert "cpflow.cli.group" in loaded
+    assert not {m for m in loaded if m.startswith(("cpflow.cli.", "cpflow.board", "cpflow.engines"))} - {
+        "cpflow.cli.group",
+        "cpflow.cli.lines",
+    }
+    assert not {m.split(".")[0] for m in loaded} & SOLVERS
+
+
+def test_a_piped_solve_imports_its_own_command_alone_and_no_model():
+    loaded = command_modules("solve", str(PUZZLES / "starter_7x7.txt"), "-q")
+    commands = {m for m in loaded if m.startswith("cpflow.cli.") and m.count(".") == 2}
+    assert commands == {
+        f"cpflow.cli.{m}" for m in ("batch", "group", "lines", "options", "progress", "reading", "writers")
+    }
+    assert not {m.split(".")[0] for m in loaded} & SOLVERS
+    assert not loaded & {"cpflow.engines.why", "cpflow.deduce.sentences", "cpflow.deduce.steps"}
