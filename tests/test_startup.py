@@ -1,6 +1,6 @@
-"""Start-up (issue 40): `cpflow --version` imports no command and no solver, and a piped `cpflow solve`
-imports its own command alone and no model. Times are bench/startup.py's (side by side with
-another commit); no test here times anything."""
+"""Start-up (issue 40): `cpflow --version` imports no command line at all (not even typer), a global
+option no command, and a piped `cpflow solve` its own command alone and no model. Times are
+bench/startup.py's (side by side with another commit); no test here times anything."""
 
 from __future__ import annotations
 
@@ -14,28 +14,41 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = {"ortools", "rich", "pydantic", "numpy", "pulp", "highspy", "cv2", "fastapi"}
 
 
-def command_modules(*arguments: str) -> set[str]:
-    """The modules a `cpflow ARGUMENTS` process has imported when it ends."""
+def command_modules(*arguments: str) -> tuple[set[str], str]:
+    """The modules a `cpflow ARGUMENTS` process has imported when it ends, and what it printed."""
     code = (
         "import sys\nsys.argv = ['cpflow', *sys.argv[1:]]\nfrom cpflow.cli import main\ntry:\n    main()\n"
         "except SystemExit:\n    pass\nprint(' '.join(sys.modules), file=sys.stderr)"
     )
     done = subprocess.run([sys.executable, "-c", code, *arguments], capture_output=True, text=True, cwd=ROOT)
-    return set(done.stderr.split())
+    return set(done.stderr.split()), done.stdout
 
 
-def test_version_imports_no_command_and_no_solver():
-    loaded = command_modules("--version")
-    assert "cpflow.cli.group" in loaded
+def test_version_imports_no_command_line_and_says_what_typers_option_says():
+    from importlib.metadata import version
+
+    from typer.testing import CliRunner
+
+    from cpflow.cli import app
+
+    loaded, said = command_modules("--version")
+    assert said == f"cpflow {version('cpflow')}\n" == CliRunner().invoke(app, ["--version"]).stdout
+    assert not {m for m in loaded if m.startswith("cpflow.")} - {"cpflow.cli", "cpflow.cli.lines"}
+    assert not {m.split(".")[0] for m in loaded} & (SOLVERS | {"typer", "click"})
+
+
+def test_a_global_option_joins_no_command():
+    loaded, said = command_modules("--show-completion", "bash")
+    assert "_cpflow_completion" in said and "cpflow.cli.group" in loaded
     assert not {m for m in loaded if m.startswith(("cpflow.cli.", "cpflow.board", "cpflow.engines"))} - {
         "cpflow.cli.group",
         "cpflow.cli.lines",
     }
-    assert not {m.split(".")[0] for m in loaded} & SOLVERS
 
 
 def test_a_piped_solve_imports_its_own_command_alone_and_no_model():
-    loaded = command_modules("solve", str(PUZZLES / "starter_7x7.txt"), "-q")
+    loaded, said = command_modules("solve", str(PUZZLES / "starter_7x7.txt"), "-q")
+    assert said.split()[1] == "solved"
     commands = {m for m in loaded if m.startswith("cpflow.cli.") and m.count(".") == 2}
     assert commands == {
         f"cpflow.cli.{m}" for m in ("batch", "group", "lines", "options", "progress", "reading", "writers")

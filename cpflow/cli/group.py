@@ -20,7 +20,7 @@ from typer._click import exceptions as click  # typer 0.26 (pinned) carries its 
 from typer.completion import completion_init
 from typer.core import TyperGroup
 
-from cpflow.cli.lines import stderr
+from cpflow.cli.lines import stderr, version
 from cpflow.errors import CpflowError
 
 
@@ -83,9 +83,7 @@ app = typer.Typer(
 
 def _version(asked: bool) -> None:
     if asked:
-        from cpflow import __version__
-
-        print(f"cpflow {__version__}")
+        print(version())
         raise typer.Exit(0)
 
 

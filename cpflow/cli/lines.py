@@ -24,6 +24,13 @@ def shown(line: str) -> str:
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in UNSHOWN else ch for ch in line)
 
 
+def version() -> str:
+    """What `cpflow --version` prints."""
+    from cpflow import __version__
+
+    return f"cpflow {__version__}"
+
+
 def say(line: str) -> None:
     """A line on stdout: an answer."""
     print(shown(line))
