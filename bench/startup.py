@@ -91,7 +91,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cpflow-startup-") as scratch:
         trees = {"now": installed(None, Path(scratch) / "now")}
         if args.against:
-            trees = {args.against: installed(args.against, Path(scratch) / "before"), **trees}
+            label = subprocess.run(
+                ["git", "-C", str(ROOT), "rev-parse", "--short", args.against],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+            trees = {label: installed(args.against, Path(scratch) / "before"), **trees}
         with recorded("startup", args.save, f"{args.runs} runs of each, turn about"):
             measure(trees, commands(args.puzzle), args.runs)
 
