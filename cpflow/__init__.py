@@ -27,7 +27,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   cover, prove, pack), compare, batch (here or on a process pool), items (where a batch
   runs, an item's failure), cluster (batches on Dask: the `dask` extra, imported only with
   --cluster), inputs, streams, records (the JSON records
-  of answers), unsolvable, hints (hints checked against a solution), repair (fix: the smallest
+  of answers), unsolvable (a solve or a proof with why, when unsolvable: worked out before
+  anything is printed), hints (hints checked against a solution), repair (fix: the smallest
   edit that leaves one solution), shots (screenshots as input, told by their first bytes)
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
   (pictures to files), terminal (the board in colour in a terminal)
@@ -38,7 +39,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   finger's highlight), pipes (the play drawn so far), debug (intermediate images), synthetic
   (screenshots made to order)
 - cli/: the `cpflow` command: group (the app, errors to exit codes), options, reading,
-  writers (one per output format), lines (a line printed, names escaped), progress; a
+  writers (one per output format; they print what they are given and compute nothing), lines
+  (a line printed, names escaped), progress; a
   module per family of commands: batch (solve, unique, count), play (hint), checks
   (verify, render), engines (compare, export, engines), make (generate), screenshot
   (import), serve
