@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from typer.testing import CliRunner
 
 from conftest import PUZZLES
 from cpflow.cli import app
+from cpflow.results import Status
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPUTING = ("cpflow.engines", "cpflow.deduce", "cpflow.board.verify")
@@ -160,3 +162,31 @@ def test_the_explanation_is_part_of_the_batchs_answer():
     assert [answer.reason for answer in solve_all(puzzles)] == [None, None]  # not asked for
     (proof,) = uniqueness_all(puzzles[:1], explain=True)
     assert proof.reason == unsolvable.reason
+
+
+@pytest.mark.parametrize(("options", "most"), [([], 10), (["--time-limit", "3"], 3)])
+def test_the_explanation_takes_no_more_than_the_time_limit_leaves(monkeypatch, options, most):
+    from cpflow.engines import why
+
+    given: list[float] = []
+    real = why.why
+
+    def timed(puzzle, time_limit=None):
+        given.append(time_limit)
+        return real(puzzle, time_limit)
+
+    monkeypatch.setattr(why, "why", timed)
+    shown = solved(*options)
+    assert shown.exit_code == 1 and f"why: {WHY['sentence']}" in shown.stdout
+    assert len(given) == 1 and 0 < given[0] <= most
+
+
+def test_no_explanation_is_looked_for_when_the_time_limit_has_passed(monkeypatch):
+    from cpflow.board.formats import load
+    from cpflow.engines import why
+    from cpflow.workflows import unsolvable
+
+    monkeypatch.setattr(why, "why", lambda *args, **kwargs: pytest.fail("looked for after the time limit"))
+    (puzzle,) = load(UNSOLVABLE)
+    assert unsolvable.left(time.monotonic() - 5, {"time_limit": 4}) < 0
+    assert unsolvable.explanation(puzzle, Status.UNSOLVABLE, seconds=-1) is None

@@ -8,6 +8,7 @@ explanation is made where the answer is, on a pool or a cluster too; a writer pr
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from cpflow.board.grid import Puzzle
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # the explanation's model and words only for an unsolvable pu
     from cpflow.engines.why import Why
     from cpflow.workflows.unique import Uniqueness
 
-SECONDS = 10  # the most an explanation may take after the verdict
+SECONDS = 10  # the most an explanation may take after the verdict, within what the time limit leaves
 Answer = TypeVar("Answer", SolveResult, "Uniqueness")
 
 
@@ -38,22 +39,24 @@ class Explained(NamedTuple, Generic[Answer]):
     reason: Reason | None = None
 
 
-def explanation(puzzle: Puzzle, status: Status) -> Reason | None:
+def explanation(puzzle: Puzzle, status: Status, seconds: float = SECONDS) -> Reason | None:
     """For an unsolvable puzzle, a smallest set of requirements that cannot hold (cpflow.engines.why)
-    and its sentence; None for any other status, or when none was found in time."""
-    if status is not Status.UNSOLVABLE:
+    and its sentence, looked for for `seconds` at most; None for any other status, or when none was
+    found in time."""
+    if status is not Status.UNSOLVABLE or seconds <= 0:
         return None
     from cpflow.deduce.sentences import why_sentence
     from cpflow.engines.why import why
 
-    found = why(puzzle, SECONDS)
+    found = why(puzzle, seconds)
     return Reason(found, why_sentence(found.connect, found.cover)) if found else None
 
 
 def solved(puzzle: Puzzle, explain: bool = True, **options) -> Explained[SolveResult]:
     """The puzzle solved (`pipeline.solve` options) and, when unsolvable and `explain` asks, why."""
+    began = time.monotonic()
     result = solve(puzzle, **options)
-    return Explained(result, explanation(puzzle, result.status) if explain else None)
+    return Explained(result, explanation(puzzle, result.status, left(began, options)) if explain else None)
 
 
 def proven(puzzle: Puzzle, explain: bool = True, **options) -> Explained[Uniqueness]:
@@ -61,6 +64,14 @@ def proven(puzzle: Puzzle, explain: bool = True, **options) -> Explained[Uniquen
     asks, why."""
     from cpflow.workflows.unique import Verdict, uniqueness
 
+    began = time.monotonic()
     found = uniqueness(puzzle, **options)
     status = Status.UNSOLVABLE if found.verdict is Verdict.UNSOLVABLE else Status.UNKNOWN
-    return Explained(found, explanation(puzzle, status) if explain else None)
+    return Explained(found, explanation(puzzle, status, left(began, options)) if explain else None)
+
+
+def left(began: float, options: dict) -> float:
+    """The seconds an explanation may take: SECONDS, or what the command's time limit leaves of
+    itself since `began` when that is less (the explanation is part of the command's work)."""
+    limit = options.get("time_limit")
+    return SECONDS if limit is None else min(SECONDS, limit - (time.monotonic() - began))
