@@ -1,7 +1,8 @@
 """The puzzle as a graph: nodes, who neighbours whom, and two endpoints per colour.
 
 Glossary
-- cell: a place in the board's array, written (row, col) from the top left, e.g. (0, 2).
+- cell: a place in the board's array, (row, col) from 0 at the top left in code, e.g. (0, 2);
+  written for a person from 1 as `r1c3` (`cell_name`).
   A level's cell number is `row * width + col`.
 - shape: how the array's cells touch: `square` (four sides) or `hex` (six; flat-topped
   hexagons in columns, even columns half a cell lower than odd ones: "even-q").
@@ -249,6 +250,12 @@ def nodes_along(puzzle: Puzzle, cells: list[Cell]) -> tuple[Node, ...]:
             node = (*cell, ACROSS if near[0] == cell[0] else DOWN)
         nodes.append(node)
     return tuple(nodes)
+
+
+def cell_name(node: Node) -> str:
+    """A node's cell as a person reads it, the one way every command, error and page writes a cell:
+    'r3c5' is row 3, column 5, counted from 1 at the top left (node (2, 4)); a bridge's lane is its cell."""
+    return f"r{node[0] + 1}c{node[1] + 1}"
 
 
 def describe(node: Node) -> str:

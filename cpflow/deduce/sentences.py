@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cpflow.board.grid import Node, Puzzle, cell_of
+from cpflow.board.grid import Node, Puzzle, cell_name, cell_of
 from cpflow.deduce.rulebook import RULE
 from cpflow.deduce.steps import Assumption, Conflict, Step
 
@@ -20,8 +20,7 @@ SHOWN_IN_CHAIN = 4  # cells of a what-if's chain named in its sentence
 
 def at(node: Node) -> str:
     """A node as a player reads it: r3c5 (from 1)."""
-    r, c = cell_of(node)
-    return f"r{r + 1}c{c + 1}"
+    return cell_name(node)
 
 
 def cells(nodes: Sequence[Node]) -> str:
