@@ -263,7 +263,8 @@ class ScreenshotAsk(BaseModel):
 
 
 BINARY = {"type": "string", "format": "binary"}
-TYPES = {"js": "text/javascript", "css": "text/css"}  # modules need a JavaScript type, or a browser refuses them
+# modules need a JavaScript type, or a browser refuses them; levels.json: the levels to play (puzzles/levels.py)
+TYPES = {"js": "text/javascript", "css": "text/css", "json": "application/json"}
 ASSETS = tuple(f".{suffix}" for suffix in TYPES)
 SWAGGER = "/static-offline-docs"  # Swagger UI's files, from the fastapi-offline package (docs.html names them)
 ERRORS: dict[int | str, dict[str, Any]] = {
