@@ -14,6 +14,7 @@ needed): without it these tests skip, saying how to install it.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import socket
@@ -680,3 +681,136 @@ def test_the_engine_list_is_the_installed_engines_of_the_catalog_and_a_sat_engin
     page.click("#solve")
     page.wait_for_selector("#result svg")
     assert page.inner_text("#status").startswith("Solved")
+
+
+# ---- a player on a phone: levels, Play to the end, one board ----
+
+PHONE = {"width": 390, "height": 844}
+LEVELS = json.loads((ROOT / "cpflow" / "web" / "page" / "levels.json").read_text())
+MAIN_BUTTONS = ["#level", "#generate", "#play", "#solve", "#unique", "#count", "#fix", "#clear"]
+PLAY_BUTTONS = ["#hint", "#apply", "#undo", "#restart"]
+
+
+@pytest.fixture
+def phone(browser, server):
+    """A fresh tab at 390x844 with touch, as a phone opens the page."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    tab = context.new_page()
+    errors = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.goto(server)
+    tab.wait_for_selector("body[data-ready]")
+    yield tab
+    context.close()
+    assert errors == [], errors
+
+
+def on_first_screen(page, selector: str) -> bool:
+    """Whether the element is shown whole inside the viewport, without scrolling."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and (box["y"] + box["height"] <= size["height"])
+    )
+
+
+def touch_drag(page, cells) -> None:
+    """A finger down on the first cell, moved through the others, lifted: real touch events (CDP)."""
+    session = page.context.new_cdp_session(page)
+    points = [cell_centre(page, cell) for cell in cells]
+    session.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": points[0][0], "y": points[0][1]}]}
+    )
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        for t in (0.5, 1.0):
+            x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+            session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    session.detach()
+
+
+def pick_level(page, name: str) -> dict:
+    level = next(level for level in LEVELS if level["name"] == name)
+    page.select_option("#level", label=f"{name} · {level['grade']}")
+    page.wait_for_selector(f"#status:has-text('{name}:')")
+    return level
+
+
+def solution_paths(name: str) -> dict:
+    puzzle = parse((PUZZLES / f"{name}.txt").read_text())[0]
+    return dict(parse_solution(puzzle, (PUZZLES / f"{name}.solution.txt").read_text()).paths)
+
+
+def test_the_levels_are_the_projects_solvable_puzzles_as_they_are():
+    """levels.json (written by puzzles/levels.py) holds every puzzle with a solution beside it, as its file reads."""
+    solvable = {
+        path.stem: path.read_text() for path in PUZZLES.glob("*.txt") if path.with_suffix(".solution.txt").exists()
+    }
+    assert {level["name"]: level["text"] for level in LEVELS} == solvable
+    assert all(level["grade"] in ("easy", "medium", "hard", "expert") for level in LEVELS)
+    cells = [level["width"] * level["height"] for level in LEVELS]
+    assert cells == sorted(cells)  # smallest first
+
+
+def test_on_a_phone_a_level_is_played_to_the_end_by_touch_and_solved(phone):
+    for selector in MAIN_BUTTONS + ["#editor", "#status"]:
+        assert on_first_screen(phone, selector), selector
+    level = pick_level(phone, "starter_7x7")
+    assert phone.get_attribute("#play", "aria-pressed") == "true"  # a level picked is a level played
+    for selector in MAIN_BUTTONS + PLAY_BUTTONS + ["#editor", "#status"]:
+        assert on_first_screen(phone, selector), selector
+    paths = solution_paths(level["name"])
+    for colour, path in paths.items():
+        touch_drag(phone, path)
+        assert phone.locator(f'#editor .p-pipe[data-pipe="{key(path[0], path[1])}"]').count() == 1, colour
+    phone.wait_for_selector("#status:text-matches('^Solved!')")
+    said = phone.inner_text("#status")
+    assert f"{len(paths)} moves in " in said and on_first_screen(phone, "#status")
+
+
+def key(a, b) -> str:
+    """A pipe's data-pipe: its two cells, the smaller first (as the page orders them)."""
+    return "|".join(sorted((f"{a[0]},{a[1]}", f"{b[0]},{b[1]}")))
+
+
+def test_a_full_play_that_breaks_a_rule_is_not_solved(phone):
+    pick_level(phone, "starter_5x5")
+    paths = solution_paths("starter_5x5")
+    for colour, path in paths.items():
+        if colour != "C":
+            touch_drag(phone, path)
+    touch_drag(phone, [(4, 2), (3, 2)])  # the last cell, C's, drawn in B: every cell drawn, C cut off
+    phone.wait_for_selector("#status:has-text('not every rule holds')")
+    assert "Solved" not in phone.inner_text("#status")
+    phone.click("#hint")  # the mistake, when asked for
+    phone.wait_for_selector("#status:text-matches('^Mistake')")
+    assert (3, 2) in marked(phone, "wrong")
+
+
+def test_after_generate_one_board_with_labels_and_play_on(phone):
+    phone.click("#generate")
+    phone.wait_for_selector("#status:has-text('Generated')")
+    assert phone.locator("svg").count() == 1 and phone.locator("#result").inner_html() == ""  # the board, once
+    assert phone.get_attribute("#play", "aria-pressed") == "true"
+    rows = phone.locator("#editor text.e-axis[data-row]").all_text_contents()
+    columns = phone.locator("#editor text.e-axis[data-column]").all_text_contents()
+    assert rows == ["r1", "r2", "r3", "r4", "r5"] and columns == ["c1", "c2", "c3", "c4", "c5"]
+    for selector in MAIN_BUTTONS + PLAY_BUTTONS + ["#editor", "#status"]:
+        assert on_first_screen(phone, selector), selector
+
+
+def test_play_clears_the_answer_shown_going_in_and_out(page, server):
+    open_puzzle(page, server, STARTER_TEXT)
+    page.click("#solve")
+    page.wait_for_selector("#result svg")
+    page.click("#play")  # a Solve before Play: its answer does not stay beside the board being played
+    assert page.locator("#result svg").count() == 0
+    page.click("#solve")
+    page.wait_for_selector("#result svg")
+    page.click("#play")  # out of Play
+    assert page.locator("#result svg").count() == 0 and not page.locator("#play-bar").is_visible()

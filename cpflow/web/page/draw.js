@@ -1,5 +1,6 @@
 // Drawing the editor: the board's cells where the server's layout puts them, its holes, bridges, walls,
-// warps and endpoints, and the keyboard's cursor; then whatever the "draw" hook adds (the play).
+// warps and endpoints, the rows' and columns' labels (r1, c1: a hint's words for a cell, counted from 1), and
+// the keyboard's cursor; then whatever the "draw" hook adds (the play).
 
 import { cellOf, endpointAt, key } from "./board.js";
 import { $, el, pts } from "./dom.js";
@@ -20,7 +21,9 @@ export function drawEditor(page) {
   svg.replaceChildren();
   if (!layout || !layout.fits(board)) return; // drawn when the server's layout arrives
   const [w, h] = layout.extent;
-  svg.setAttribute("viewBox", `-0.05 -0.05 ${w + 0.1} ${h + 0.1}`);
+  const [left, top] = [0.62, 0.42]; // room for the labels
+  svg.setAttribute("viewBox", `${-left} ${-top} ${w + left + 0.05} ${h + top + 0.05}`);
+  drawLabels(page, svg);
   drawCells(page, svg);
   drawPairs(page, svg);
   drawEnds(page, svg);
@@ -39,6 +42,21 @@ function drawCells({ board, layout }, svg) {
       if (kind === "hole") el("path", { class: "e-hole-mark", d: `M${x - 0.2},${y - 0.2}L${x + 0.2},${y + 0.2}M${x + 0.2},${y - 0.2}L${x - 0.2},${y + 0.2}` }, svg);
       if (kind === "bridge") el("path", { class: "e-bridge-mark", d: `M${x - 0.45},${y}H${x + 0.45}M${x},${y - 0.45}V${y + 0.45}` }, svg);
     }
+  }
+}
+
+function drawLabels({ board, layout }, svg) {
+  // r1, r2, ... down the side, c1, c2, ... across the top: where the hint's `r5c1` is.
+  const small = Math.max(board.width, board.height) > 20 ? " e-axis-small" : "";
+  for (let r = 0; r < board.height; r++) {
+    const x = Math.min(...layout.outline([r, 0]).map((p) => p[0])) - 0.08;
+    const label = el("text", { class: `e-axis${small}`, x, y: layout.centre([r, 0])[1] + 0.09, "text-anchor": "end", "data-row": r + 1 }, svg);
+    label.textContent = `r${r + 1}`;
+  }
+  for (let c = 0; c < board.width; c++) {
+    const y = Math.min(...layout.outline([0, c]).map((p) => p[1])) - 0.1;
+    const label = el("text", { class: `e-axis${small}`, x: layout.centre([0, c])[0], y, "text-anchor": "middle", "data-column": c + 1 }, svg);
+    label.textContent = `c${c + 1}`;
   }
 }
 

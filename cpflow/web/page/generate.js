@@ -1,5 +1,7 @@
 // The Generate panel: a puzzle with a proven unique solution, of the size, shape, variants and grade asked
-// for (the grades are the server's, from the page's config), loaded into the editor and drawn.
+// for (the grades are the server's, from the page's config), loaded into the editor and played
+// (Play starts on it, unless it has bridges). It is drawn once, on the board: the server's picture beside it
+// would be a second copy.
 
 import { seconds } from "./answers.js";
 import { $ } from "./dom.js";
@@ -22,7 +24,6 @@ export async function generate(page) {
     warps: count("warps"),
     bridges: count("gen-bridges"),
     ...($("grade").value ? { grade: $("grade").value } : {}),
-    draw: true,
     ...($("colours").value.trim() ? { colours: $("colours").value.trim() } : {}),
     ...(limit ? { time_limit: limit } : {}),
   };
@@ -30,8 +31,9 @@ export async function generate(page) {
     const answer = await page.api.job("api/generate", body);
     if (!answer) return;
     await loadBoard(page, answer.board, `generated_${answer.width}x${answer.height}_${answer.seed}`);
-    $("result").innerHTML = answer.svg;
-    say(`Generated a ${answer.width}x${answer.height} puzzle with ${answer.colours} colours, proven unique (seed ${answer.seed}) · ${seconds(answer.seconds)}. Solve it yourself, or press Solve.`, "ok");
+    const playing = !page.board.bridges.size && page.hooks.emit("play", []).includes(true);
+    const next = playing ? "Drag from a dot to draw its path, or press Solve." : "Solve it yourself, or press Solve.";
+    say(`Generated a ${answer.width}x${answer.height} puzzle with ${answer.colours} colours, proven unique (seed ${answer.seed}) · ${seconds(answer.seconds)}. ${next}`, "ok");
   } catch (error) {
     showError(error.message);
   }

@@ -4,6 +4,7 @@
 //   edit.js the tools, the pointer and the keyboard · api.js the JSON API's client · status.js the status line
 //   answers.js Solve, Unique?, Count, Fix · generate.js Generate · options.js the Options panel
 //   files.js puzzles and screenshots in · downloads.js files and links out · play.js Play mode and hints
+//   levels.js the levels to play (levels.json, the project's own puzzles)
 //   hooks.js what Play registers to hear of drawing, changes and answers.
 // The board's text and its layout come from the server (`api/board`), which writes and lays out boards as
 // the CLI does: the page copies neither. The address holds the puzzle after `#puzzle=`, so a link opens it.
@@ -16,6 +17,7 @@ import { startDownloads } from "./downloads.js";
 import { startEditing } from "./edit.js";
 import { readText, showShot, startFiles } from "./files.js";
 import { startGenerate } from "./generate.js";
+import { startLevels } from "./levels.js";
 import { startOptions } from "./options.js";
 import { startPlay } from "./play.js";
 import { createPage, readSize, setBoard } from "./session.js";
@@ -29,6 +31,9 @@ async function start() {
   startGenerate(page);
   startFiles(page);
   startDownloads(page);
+  const levels = startLevels(page);
+  // The editor's tools: open beside the board on a wide screen, folded away on a phone (the board first).
+  $("editing").open = matchMedia("(min-width: 821px)").matches;
   for (const kind of ["solve", "unique", "count"]) $(kind).addEventListener("click", () => ask(page, kind));
   $("fix").addEventListener("click", () => fix(page));
   $("board-form").addEventListener("submit", async (event) => {
@@ -49,6 +54,7 @@ async function start() {
   $("text").value = linked;
   const opened = linked && (await readText(page, linked, "link"));
   if (!opened) await setBoard(page, page.board); // the empty board, when no link opens a puzzle
+  await levels;
   document.body.dataset.ready = "true";
 }
 

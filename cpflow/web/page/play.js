@@ -5,7 +5,9 @@
 // `drawn`). A stroke starts on an endpoint or a drawn cell and colours each neighbouring cell the pointer
 // enters in its colour (over another colour's cell too: the hint then says what is wrong); going back over
 // the stroke's last cell takes it back. Mouse, pen and touch alike (Pointer Events). Each stroke can be
-// undone (Undo, Ctrl-Z). A hint's cells are shown in its colour with the cells that force it outlined, and
+// undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
+// verifier stands behind): "Solved!" with the moves and the time, or a rule broken, shown when Hint is pressed.
+// Going into Play or out of it clears the answer shown beside the board. A hint's cells are shown in its colour with the cells that force it outlined, and
 // Apply draws them; a mistake's cells are crossed out; an unsolvable puzzle shows why (`why`: cells that
 // must be covered, colours that must connect), from a hint or from Solve and Unique.
 // It registers on the page's hooks: "draw" draws the play over the board, "changed" (the board was edited)
@@ -15,7 +17,7 @@ import { cellOf, endpointAt, key, problems, record, wallKey } from "./board.js";
 import { $, el, pts } from "./dom.js";
 import { colourOf, drawEditor, pointAt } from "./draw.js";
 import { options } from "./options.js";
-import { written } from "./session.js";
+import { resetAnswer, written } from "./session.js";
 import { say, showError } from "./status.js";
 
 export function startPlay(page) {
@@ -25,11 +27,15 @@ export function startPlay(page) {
     undos: [], // the play before each stroke or applied hint
     stroke: null, // { colour, trail: [cell keys] } while the pointer is down
     marks: null, // { kind: "step" | "mistake" | "why", cells: [[r, c]], because: [[r, c]], colour }
+    moves: 0, // strokes that drew or took back a cell, and hints applied
+    hints: 0, // hints applied
+    began: null, // when Play started on this board (performance.now())
+    version: 0, // counts changes to the play, so that a check of an older play is not shown
   };
   const mode = { page, play };
   page.hooks.on("draw", (svg) => drawPlay(mode, svg));
   page.hooks.on("changed", () => {
-    Object.assign(play, { drawn: new Map(), undos: [], marks: null });
+    Object.assign(play, { drawn: new Map(), undos: [], marks: null, moves: 0, hints: 0, began: null, version: play.version + 1 });
     if (play.on) setPlaying(mode, false); // a new board (loaded, or made anew) starts in the editor
   });
   page.hooks.on("answered", (kind, answer) => {
@@ -109,6 +115,7 @@ function onDown(mode, event) {
   const colour = cell && colourAt(mode, key(cell));
   if (!colour) return;
   event.preventDefault();
+  play.version++;
   try {
     $("editor").setPointerCapture(event.pointerId); // the stroke goes on outside the board, as a drag does
   } catch (_) {} // a pointer the browser no longer knows: the stroke still works inside the board
@@ -144,7 +151,9 @@ function onUp(mode) {
   const cells = play.stroke.trail.length - 1;
   play.stroke = null;
   if (!cells) play.undos.pop(); // a tap draws nothing
+  else play.moves++;
   playChanged(mode);
+  if (cells) checkIfDrawn(mode);
 }
 
 function playChanged({ page, play }) {
@@ -158,8 +167,10 @@ function undo(mode) {
   if (!play.undos.length) return;
   play.drawn = play.undos.pop();
   play.marks = null;
+  play.version++;
   playChanged(mode);
   say("Undone.");
+  checkIfDrawn(mode);
 }
 
 // ---- hints ----
@@ -190,7 +201,7 @@ function showHint(mode, answer) {
     play.marks = { kind: "mistake", cells: answer.cells, because: [] };
     say(`Mistake: ${answer.reason}`, "bad");
   } else if (answer.status === "solved") {
-    say("Solved: every cell is drawn and every rule holds.", "ok");
+    saySolved(mode);
   } else if (answer.status === "unsolvable") {
     if (answer.why) markWhy(mode, answer.why);
     say(`No solution: ${answer.reason}`, "bad");
@@ -206,8 +217,52 @@ function apply(mode) {
   play.undos.push(new Map(play.drawn));
   for (const cell of play.marks.cells) if (!endpointAt(page.board, cell)) play.drawn.set(key(cell), play.marks.colour);
   play.marks = null;
+  play.moves++;
+  play.hints++;
+  play.version++;
   playChanged(mode);
   say("Drawn. Go on, or ask for another hint.");
+  checkIfDrawn(mode);
+}
+
+// ---- the end ----
+
+function allDrawn({ page, play }) {
+  // Every cell a path must cover is drawn: the play is ready to be checked.
+  const { board } = page;
+  for (let r = 0; r < board.height; r++) {
+    for (let c = 0; c < board.width; c++) {
+      const k = key([r, c]);
+      if (!board.holes.has(k) && !play.drawn.has(k) && !endpointAt(board, [r, c])) return false;
+    }
+  }
+  return true;
+}
+
+async function checkIfDrawn(mode) {
+  // The last cell is drawn: the server says whether every rule holds (the same check as Hint's).
+  const { page, play } = mode;
+  if (!play.on || !allDrawn(mode)) return;
+  const version = play.version;
+  say("Every cell is drawn: checking…");
+  try {
+    const [puzzle, drawn] = await Promise.all([written(page), playText(mode)]);
+    if (puzzle === null || version !== play.version) return;
+    const answer = await page.api.job("api/hint", { puzzle, play: drawn });
+    if (!answer || version !== play.version) return; // the play changed meanwhile: its own check follows
+    if (answer.status === "solved") saySolved(mode);
+    else if (answer.status === "unknown") say("Every cell is drawn; the check ran out of time: press Hint to try again.", "unknown");
+    else say("Every cell is drawn, but not every rule holds: Hint shows what is wrong.", "bad");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function saySolved({ play }) {
+  const took = Math.round((performance.now() - (play.began ?? performance.now())) / 1000);
+  const time = took < 60 ? `${took} s` : `${Math.floor(took / 60)} min ${String(took % 60).padStart(2, "0")} s`;
+  const hints = play.hints ? `, ${play.hints} hint${play.hints === 1 ? "" : "s"} applied` : "";
+  say(`Solved! ${play.moves} move${play.moves === 1 ? "" : "s"} in ${time}${hints}. Every cell is drawn and every rule holds.`, "ok");
 }
 
 function markWhy({ page, play }, why) {
@@ -225,6 +280,8 @@ function setPlaying(mode, on) {
   }
   if (on && problems(page.board)) return showError(problems(page.board));
   play.on = on;
+  if (on && play.began === null) play.began = performance.now();
+  resetAnswer(page); // the answer shown goes: a solution beside the board being played, or one left from Play
   $("play").setAttribute("aria-pressed", String(on));
   $("play-bar").hidden = !on;
   $("tools").disabled = on;
@@ -259,6 +316,7 @@ function listen(mode) {
   $("apply").addEventListener("click", () => apply(mode));
   $("undo").addEventListener("click", () => undo(mode));
   $("restart").addEventListener("click", () => {
+    play.version++;
     play.undos.push(new Map(play.drawn));
     play.drawn = new Map();
     play.marks = null;
