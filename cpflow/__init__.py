@@ -15,14 +15,15 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   - geometry: where cells stand in a drawing (square and hexagonal)
 - deduce/: the rules every solution obeys (rulebook: their names, flags and sentences, one
   row each; rules: the partial solution and its moves; settle; turns: the dead turns), the
-  short search (search, compiled: its C core), the player's next step (steps, sentences)
+  short search (search, compiled: its C core), where the rules refute a puzzle (refuted),
+  the player's next step (steps, sentences)
 - engines/: catalog (the entries, with named fields; the Backend protocol), pipeline (the
   one place the front end runs and answers are verified), base (building under a deadline),
   memory (the memory guard), front (forced moves first), race, prune,
   cpsat (label and circuit formulations; cp_model: OR-Tools' module without pandas;
   cpsat_solver: running CP-SAT on a built model), ilp, mip (running CBC and HiGHS under a
   deadline), cnf and sat (the SAT engines), children (child processes and scratch folders
-  that never outlive a request), closest, why
+  that never outlive a request), closest, why (relaxed: the model of requirements that cannot hold)
 - workflows/: unique (proofs and counts), generate/ (puzzles proven unique: order, carve,
   cover, prove, pack), compare, batch (here or on a process pool), items (where a batch
   runs, an item's failure), cluster (batches on Dask: the `dask` extra, imported only with

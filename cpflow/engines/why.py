@@ -1,148 +1,161 @@
 """Why a puzzle has no solution: a smallest set of requirements that cannot hold together.
 
-The requirements are: each colour connects its endpoints (`connect`), and each cell that
-is no endpoint is covered (`cover`). Relaxed, a colour draws no path (its endpoints stay
-where they are, and no other path may enter them) and a cell may stay empty; the other
-rules hold as ever (paths never share a node, never loop, never touch themselves).
-
-The model (models/why.md) is the per-colour circuit model with one assumption literal
-per requirement. CP-SAT's core (`sufficient_assumptions_for_infeasibility`) is a first
-set; it is not minimal, so it is shrunk: each element is dropped in turn, and a set
-still infeasible without it replaces the set (its own core), while a set that becomes
-solvable keeps the element and that solution as its witness. At the end every element
-has a witness, a solution of the others: the set is minimal (no element can go). Each
-witness passes the verifier on the board of the colours it connects (blanks allowed),
-and covers every cell the set requires.
+The requirements and their relaxed model are cpflow.engines.relaxed's (models/why.md). When the
+front end's rules refute the puzzle, the explanation starts where they did (cpflow.deduce.refuted):
+on the part of the board within `RADII` steps of the cells the contradiction involved, open at its
+border (every solution of the board is one of the part's, so what cannot hold there cannot hold on
+the board), growing only while the part's requirements can all hold; the whole board is the
+fallback. CP-SAT's core (`sufficient_assumptions_for_infeasibility`) is a first set; it is not
+minimal, so it is shrunk: each element is dropped in turn, and a set still infeasible without it
+replaces the set (its own core), while a set that becomes solvable keeps the element and a solution
+of the others on the board as its witness (`Ladder`: parts around the set, open for proofs and
+closed for witnesses, grown up to the whole board). At the end every element has a witness: the
+set is minimal (no element can go). Each witness passes the verifier on the board of the colours
+it connects (blanks allowed), and covers every cell the set requires.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
-from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, tag
-from cpflow.board.paths import walk
+from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution
 from cpflow.board.verify import violations
-from cpflow.clock import Deadline
+from cpflow.clock import Deadline, OutOfTime
+from cpflow.engines.relaxed import Relaxed, Requirement, size
 from cpflow.errors import InvalidSolution
 
-Requirement = tuple[str, Colour | Node]  # ("connect", colour) or ("cover", node)
-LARGEST = 20_000  # nodes x colours: bigger boards are not explained (the model would take long to build)
+LARGEST = 200_000  # nodes x colours of one model: a bigger part (or board) is not modelled, it would take long to build
+RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the parts tried, before the whole board
 
 
 @dataclass(frozen=True)
 class Why:
     """A smallest set of requirements no solution meets, and for each one a witness: a solution
-    of the others. `minimal` is False when the time limit stopped the shrinking first."""
+    of the others. `minimal` is False when the time limit stopped the shrinking first; `radius`
+    says where it was proven."""
 
     connect: tuple[Colour, ...]
     cover: tuple[Node, ...]
     witnesses: Mapping[Requirement, Solution] = field(default_factory=dict)
     minimal: bool = True
+    radius: int | None = None  # the part of the board it was proven on: steps around the rules' cells; None: all
 
 
-class _Relaxed:
-    """The circuit model with its requirements as assumption literals."""
-
-    def __init__(self, puzzle: Puzzle):
-        from cpflow.engines.cp_model import cp_model
-
-        self.puzzle = puzzle
-        model = self.model = cp_model.CpModel()
-        owner = puzzle.endpoint_colour()
-        self.connect = {c: model.new_bool_var(f"connect_{c}") for c in puzzle.colours}
-        coverable = () if puzzle.rules.blanks else puzzle.nodes  # where cells may stay empty, none must be covered
-        self.cover = {n: model.new_bool_var(f"cover_{tag(n)}") for n in coverable if n not in owner}
-        self.arcs: dict[Colour, dict[tuple[Node, Node], cp_model.IntVar]] = {}
-        on: dict[Colour, dict[Node, cp_model.IntVar]] = {}
-        for colour, (start, end) in puzzle.endpoints.items():
-            nodes = [n for n in puzzle.nodes if owner.get(n, colour) == colour]
-            index = {n: i for i, n in enumerate(nodes)}
-            here = on[colour] = {n: model.new_bool_var(f"on_{colour}_{tag(n)}") for n in nodes if n not in owner}
-            for lit in here.values():
-                model.add_implication(lit, self.connect[colour])  # no loop of a colour without its path
-            here[start] = here[end] = self.connect[colour]
-            arcs = self.arcs[colour] = {
-                (u, w): model.new_bool_var(f"arc_{colour}_{tag(u)}_{tag(w)}")
-                for u in nodes
-                for w in puzzle.neighbours[u]
-                if w in index and u != end and w != start
-            }
-            circuit: list[cp_model.ArcT] = [(index[u], index[w], lit) for (u, w), lit in arcs.items()]
-            circuit += [(index[n], index[n], ~here[n]) for n in nodes if n not in (start, end)]
-            circuit += [(index[end], index[start], self.connect[colour])]
-            circuit += [(index[n], index[n], ~self.connect[colour]) for n in (start, end)]
-            model.add_circuit(circuit)
-            for u in nodes if not puzzle.rules.touch else ():  # no touching: neighbours of one colour are consecutive
-                for w in puzzle.neighbours[u]:
-                    if w in index and u < w:
-                        steps = [arcs[k] for k in ((u, w), (w, u)) if k in arcs]
-                        model.add_bool_or([~here[u], ~here[w], *steps])
-        for node in puzzle.nodes:
-            users = [on[c][node] for c in puzzle.colours if node in on[c] and node not in owner]
-            model.add_at_most_one(users)
-            if node in self.cover:
-                model.add_bool_or(users).only_enforce_if(self.cover[node])
-
-    def literal(self, requirement: Requirement):
-        _, what = requirement  # a colour (str) to connect, or a node (tuple) to cover
-        return self.connect[what] if isinstance(what, str) else self.cover[what]
-
-    def solve(self, wanted: list[Requirement], deadline: Deadline):
-        """(status, solution or None, core) for the requirements `wanted`; status one of
-        'solvable', 'infeasible', 'unknown'."""
-        from cpflow.engines.cp_model import cp_model
-        from cpflow.engines.cpsat_solver import run
-
-        self.model.clear_assumptions()
-        literals = [self.literal(r) for r in wanted]
-        self.model.add_assumptions(literals)
-        solver, native = run(self.model, deadline, {"num_workers": 1})
-        if native == cp_model.INFEASIBLE:
-            core = set(solver.sufficient_assumptions_for_infeasibility())
-            return "infeasible", None, [r for r, lit in zip(wanted, literals, strict=True) if lit.index in core]
-        if native in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            steps = {
-                u: (w,) for arcs in self.arcs.values() for (u, w), lit in arcs.items() if solver.boolean_value(lit)
-            }
-            connected = [c for c, lit in self.connect.items() if solver.boolean_value(lit)]
-            paths = walk(self.puzzle, steps).paths
-            return "solvable", Solution({c: paths[c] for c in connected}), []
-        return "unknown", None, []
-
-
-def why(puzzle: Puzzle, time_limit: float | None = None) -> Why | None:
+def why(puzzle: Puzzle, time_limit: float | None = None, near: Collection[Node] | None = None) -> Why | None:
     """A smallest set of requirements of an unsolvable puzzle that no solution meets, each with its
-    witness; None if the puzzle is solvable, bigger than LARGEST, or the time limit came before
-    any set was found. The play's drawn cells are left out: this is about the puzzle."""
-    if len(puzzle.nodes) * len(puzzle.colours) > LARGEST:
-        return None
+    witness, looked for first around the cells `near` (by default where the rules refute the
+    puzzle); None if the puzzle is solvable, too big to model, or the time limit came before any set
+    was found. The play's drawn cells are left out: this is about the puzzle."""
     deadline = Deadline(time_limit)
-    relaxed = _Relaxed(replace(puzzle, drawn={}))
-    every: list[Requirement] = [("connect", c) for c in puzzle.colours] + [("cover", n) for n in relaxed.cover]
-    status, _, core = relaxed.solve(every, deadline)
-    if status != "infeasible":
-        return None
+    puzzle = replace(puzzle, drawn={})
+    if near is None:
+        near = _refuted(puzzle, deadline)
+    for radius, region in parts(puzzle, near):
+        if size(puzzle, region) > LARGEST:
+            continue
+        proof = Relaxed(puzzle, region, opened=True)
+        status, _, core = proof.solve(proof.requirements(), deadline)
+        if status == "infeasible":
+            return _shrunk(puzzle, proof, core, deadline, radius)
+        if status == "unknown":
+            return None
+    return None
+
+
+def parts(puzzle: Puzzle, near: Collection[Node]) -> Iterator[tuple[int | None, set[Node] | None]]:
+    """The parts an explanation is looked for on: the nodes within each of RADII steps of `near`
+    while that is not the whole board, then the whole board (None)."""
+    for radius in RADII if near else ():
+        region = ball(puzzle, near, radius)
+        if len(region) == len(puzzle.nodes):
+            break
+        yield radius, region
+    yield None, None
+
+
+def ball(puzzle: Puzzle, near: Collection[Node], radius: int) -> set[Node]:
+    """The nodes within `radius` steps of `near`."""
+    region, edge = set(near), set(near)
+    for _ in range(radius):
+        edge = {w for n in edge for w in puzzle.neighbours[n]} - region
+        region |= edge
+    return region
+
+
+def _refuted(puzzle: Puzzle, deadline: Deadline) -> frozenset[Node]:
+    """The cells the rules' contradiction at the start involved, none when they find none in time."""
+    from cpflow.deduce.refuted import refutation
+
+    try:
+        found = refutation(puzzle, deadline)
+    except OutOfTime:
+        return frozenset()
+    return found.nodes if found else frozenset()
+
+
+def _shrunk(puzzle: Puzzle, proof: Relaxed, core: list[Requirement], deadline: Deadline, radius) -> Why:
+    """The set `core` that `proof` found cannot hold, shrunk until each element has a witness."""
     witnesses: dict[Requirement, Solution] = {}
+    ladder = Ladder(puzzle, core, radius)
     minimal, i = True, 0
     while i < len(core):
         element = core[i]
         if element in witnesses:
             i += 1
             continue
-        status, solution, smaller = relaxed.solve([r for r in core if r != element], deadline)
+        rest = [r for r in core if r != element]
+        status, solution, smaller = ladder.solve(rest, deadline)
         if status == "infeasible":
             core, i = smaller, 0
-        elif status == "solvable":
-            witnesses[element] = _checked(puzzle, solution, [r for r in core if r != element])
+        elif status == "solvable" and solution is not None:
+            witnesses[element] = _checked(puzzle, solution, rest)
             i += 1
         else:
             minimal = False
             break
-    connect = tuple(c for kind, c in core if kind == "connect")
-    cover = tuple(n for kind, n in core if kind == "cover")
+    connect = tuple(c for _, c in core if isinstance(c, str))
+    cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
-    return Why(connect, cover, kept, minimal and len(kept) == len(core))
+    return Why(connect, cover, kept, minimal and len(kept) == len(core), ladder.radius)
+
+
+class Ladder:
+    """The models a set's subsets are tried on, smallest first, each built once when first needed: at
+    each of RADII steps around the set's cells (`radius` and up), an open part (can the subset not
+    hold?) and a closed one (a witness: a solution of the board that meets it), then the whole board.
+    `radius` ends as the largest part a proof took (None: the whole board)."""
+
+    def __init__(self, puzzle: Puzzle, core: list[Requirement], radius: int | None):
+        self.puzzle, self.radius = puzzle, radius
+        cells = [n for _, what in core for n in (puzzle.endpoints[what] if isinstance(what, str) else (what,))]
+        steps = [r for r in RADII if radius is not None and r >= radius]
+        regions = [ball(puzzle, cells, r) for r in steps]
+        self.rungs = [(r, region) for r, region in zip(steps, regions, strict=True) if len(region) < len(puzzle.nodes)]
+        self.models: dict[tuple[int | None, bool], Relaxed] = {}
+
+    def _model(self, radius: int | None, region: set[Node] | None, opened: bool) -> Relaxed:
+        if (radius, opened) not in self.models:
+            self.models[radius, opened] = Relaxed(self.puzzle, region, opened)
+        return self.models[radius, opened]
+
+    def solve(self, wanted: list[Requirement], deadline: Deadline):
+        """('infeasible', core, ...) from the first part that proves `wanted` cannot hold, ('solvable',
+        a witness, []) from the first closed part where it can; else 'unknown'."""
+        for radius, region in [*self.rungs, (None, None)]:
+            if size(self.puzzle, region) > LARGEST or deadline.left() == 0:
+                break
+            for opened in (True, False) if region is not None else (False,):
+                model = self._model(radius, region, opened)
+                if any(model.literal(r) is None for r in wanted):
+                    continue  # a requirement outside this part: a colour to connect has an endpoint outside
+                status, solution, core = model.solve(wanted, deadline)
+                if status == "infeasible":
+                    self.radius = None if radius is None or self.radius is None else max(self.radius, radius)
+                    return status, None, core
+                if status == "solvable" and solution is not None:
+                    return status, solution, core
+        return "unknown", None, []
 
 
 def _checked(puzzle: Puzzle, solution: Solution, wanted: list[Requirement]) -> Solution:
