@@ -2,8 +2,9 @@
 is no step; `cpflow grade`: each puzzle's grade. The reasoning is cpflow.deduce's; this module
 reads the play and prints.
 
-Exit codes: 0 a step or a solved play (every puzzle graded); 1 a mistake or a puzzle with no
-solution; 3 the time limit came first; 2 bad input; 4 a hint that fails its check (a bug).
+Exit codes: 0 a step or a solved play (every puzzle graded); 1 a mistake, a puzzle with no
+solution or with more than one; 3 the time limit came first; 2 bad input; 4 a hint that fails its
+check (a bug).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from cpflow.errors import PuzzleFormatError
 from cpflow.workflows.inputs import STDIN, Entry, load_all, numbered
 from cpflow.workflows.items import Failed
 
-EXIT = {"step": 0, "solved": 0, "mistake": 1, "unknown": 3}  # by hint status (deduce.hints); unsolvable: 1
+EXIT = {"step": 0, "solved": 0, "mistake": 1, "not-unique": 1, "unknown": 3}  # by hint status (workflows.hints)
 
 
 @app.command()
@@ -59,6 +60,9 @@ def hint(
     every: Annotated[
         bool, typer.Option("--all", help="Every step from the play to the end, then the steps per rule and the grade.")
     ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="A what if step by step: each cell its assumption leads to, and why.")
+    ] = False,
     format: OutputOption = OUTPUT_AUTO,
     index: Annotated[
         int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
@@ -71,12 +75,12 @@ def hint(
     force it, and why in one sentence.
 
     A play no solution extends is a mistake: the fewest cells to take back, and why. Exit 0
-    for a step or a solved play, 1 for a mistake or a puzzle with no solution, 3 when the
-    time limit came first, 2 on bad input, 4 for a hint that fails its check (a bug).
+    for a step or a solved play, 1 for a mistake or a puzzle with no solution or more than one,
+    3 when the time limit came first, 2 on bad input, 4 for a hint that fails its check (a bug).
     """
     with failures():
         board = read_play(file, index, input_format.value, play)
-        raise typer.Exit(show_hints(board, every, writer(format.value, colour=color.value), time_limit))
+        raise typer.Exit(show_hints(board, every, writer(format.value, colour=color.value), time_limit, explain))
 
 
 def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
@@ -99,15 +103,16 @@ def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
     return replace(puzzle, drawn=drawn)
 
 
-def show_hints(play: Puzzle, every: bool, shown: Writer, time_limit: float | None) -> int:
-    """Print the next hint (with `every`, the whole chain and its grade); the exit code of the first
-    hint (of the last, with `every`)."""
+def show_hints(play: Puzzle, every: bool, shown: Writer, time_limit: float | None, explain: bool = False) -> int:
+    """Print the next hint (with `every`, the whole chain and its grade; with `explain`, a what if's
+    chains step by step, which the JSON record always carries); the exit code of the first hint (of
+    the last, with `every`)."""
     from cpflow.workflows.hints import Hint, chain, grade  # imported by this command alone (start-up time)
 
     given: list[Hint] = []
     for found in chain(play, time_limit):
         given.append(found)
-        shown.hinted(found, len(given) if every else None)
+        shown.hinted(found if explain else replace(found, explained=()), len(given) if every else None)
         if not every:
             break
     if every:
@@ -129,8 +134,9 @@ def grade(
     """Grade each puzzle by the hardest reasoning its hint chain needs, one line per puzzle.
 
     easy: the rules alone finish it; medium: what ifs of depth 1; hard: deeper what ifs;
-    expert: a guess. Exit 0 when every puzzle was graded, 1 when some has no solution, 3
-    when a time limit came first, 2 on bad input, 4 for a hint that fails its check (a bug).
+    expert: a guess. A puzzle with more than one solution is not graded: not-unique. Exit 0 when
+    every puzzle was graded, 1 when some has no solution or more than one, 3 when a time limit
+    came first, 2 on bad input, 4 for a hint that fails its check (a bug).
     """
     with failures():
         shown = writer(format.value, quiet)

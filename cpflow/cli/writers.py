@@ -203,6 +203,8 @@ class Text(Writer):
             print(f"  {found.reason}")
             if step.because:
                 print(f"  because of {found.forced_by()}")
+            for line in found.explained:  # hint --explain: a what if step by step
+                print(f"    {line}")
         elif found.status == MISTAKE:
             print(f"{head}mistake: {found.where()}")
             print(f"  {found.reason}")
@@ -298,7 +300,7 @@ class Terminal(Text):
 
     def play(self, found: Hint) -> None:
         step = found.step
-        highlight = [cell_of(node) for node in (step.cells if step else found.wrong)]
+        highlight = [cell_of(node) for node in (step.cells if step else found.wrong or found.differ)]
         marked = [cell_of(node) for node in step.because] if step else []
         self.draw(found.play, play=found.play.drawn, highlight=highlight, marked=marked)
 

@@ -9,13 +9,16 @@ helpers write them; a bridge's lane is its cell.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from cpflow.board.grid import Node, Puzzle, cell_name, cell_of
 from cpflow.deduce.rulebook import RULE
-from cpflow.deduce.steps import Assumption, Conflict, Step
+from cpflow.deduce.steps import Conflict, Step
+from cpflow.deduce.whatifs import ASSUMED, Assumption, Link, alike
 
 DIRECTIONS = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
-SHOWN_IN_CHAIN = 4  # cells of a what-if's chain named in its sentence
+SHOWN_IN_CHAIN = 4  # cells of a what-if's chain named in its sentence, when it stays SHORT
+SHORT = 200  # characters: a what if's reason read in one breath
 
 
 def at(node: Node) -> str:
@@ -64,19 +67,87 @@ def _from(puzzle: Puzzle, step: Step, origin: Node) -> str:
 
 
 def _what_if(puzzle: Puzzle, step: Step) -> str:
-    """Each alternative assumed, what it leads to, and so the step."""
-    origin = step.origin
-    if origin is not None:  # a path end's other ways
+    """Each alternative assumed, what it leads to, and so the step: alternatives said alike together (the
+    most of them last, as 'any other colour'), each chain's cells named while the whole is at most SHORT
+    characters, else counted (`hint --explain` names them)."""
+    for named in (SHOWN_IN_CHAIN, 1, 0):
+        groups: dict[str, list[Assumption]] = {}
+        for a in step.assumptions:
+            groups.setdefault(_chain([a], named, step.origin is None), []).append(a)
+        ordered = sorted(groups.values(), key=len)
         said = [
-            f"If {step.colour} went {way(puzzle, origin, a.toward)} from {at(origin)}, {_chain(a)}"
-            f"{contradiction(a.conflict)}."
-            for a in step.assumptions
-            if a.toward is not None
+            f"{_assumed(puzzle, step, group, number == 0, number == len(ordered) - 1 and len(group) > 2)}, "
+            f"{_chain(group, named, step.origin is None and len(group) > 1)}."
+            for number, group in enumerate(ordered)
         ]
-        return " ".join(said) + f" So {step.colour} goes {way(puzzle, origin, _next(puzzle, origin, step))}."
-    cell = at(step.cells[0])
-    said = [f"If {cell} were {a.colour}, {_chain(a)}{contradiction(a.conflict)}." for a in step.assumptions]
-    return " ".join(said) + f" So {cell} is {step.colour}."
+        reason = " ".join([*said, _so(puzzle, step)])
+        if len(reason) <= SHORT:
+            break
+    return reason
+
+
+def _assumed(puzzle: Puzzle, step: Step, group: Sequence[Assumption], first: bool = True, rest: bool = False) -> str:
+    """'If r2c3 were R or G', 'If B went up or left from r4c4'; after the first 'If it were ...';
+    `rest`: the alternatives not said before ('any other colour')."""
+    if step.origin is not None:
+        ways = "any other way" if rest else _either([way(puzzle, step.origin, a.toward) for a in group if a.toward])
+        return f"If {step.colour} went {ways} from {at(step.origin)}" if first else f"If it went {ways}"
+    colours = "any other colour" if rest else _either([a.colour for a in group])
+    return f"If {at(step.cells[0])} were {colours}" if first else f"If it were {colours}"
+
+
+def _either(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _chain(group: Sequence[Assumption], named: int, several: bool = False) -> str:
+    """What the assumptions of a group lead to: the chain's cells and colours when at most `named`, else
+    how many, then the contradiction ('r2c1 would be R, r3c1 G, then r4c1 would be a dead end');
+    `several`: the colour assumed is 'that colour'."""
+    a = group[0]
+    followed = a.followed
+    met = contradiction(
+        replace(a.conflict, broken="that colour") if several and a.conflict.broken == a.colour else a.conflict
+    )
+    inside = " (with what ifs inside it)" if a.depth > 1 else ""
+    if not followed:
+        return met + inside
+    if len(followed) > named:
+        return f"{len(followed)} cell{'s' * (len(followed) > 1)} would follow{inside}, then {met}"
+    by_colour: dict[str, list[Node]] = {}
+    for link in followed:
+        by_colour.setdefault("that colour" if several and link.colour == a.colour else link.colour, []).append(
+            link.node
+        )
+    said = [
+        f"{cells(nodes)}{' would be' * (number == 0)} {colour}"
+        for number, (colour, nodes) in enumerate(by_colour.items())
+    ]
+    return f"{', '.join(said)}{inside}, then {met}"
+
+
+def chain_lines(puzzle: Puzzle, step: Step) -> list[str]:
+    """A what if step by step (`hint --explain`): each alternative assumed, each cell the rules then
+    colour and why, the contradiction they meet; the step."""
+    lines = []
+    for group in alike(step.assumptions):
+        a = group[0]
+        also = (
+            f" (and alike for {_either([b.colour for b in group[1:]])})" if len(group) > 1 and not step.origin else ""
+        )
+        taken = [link.node for link in a.chain if link.rule == ASSUMED][1:]  # joined already to the one assumed
+        also += f" (taking {cells(taken)} with it)" if taken else ""
+        lines.append(f"{_assumed(puzzle, step, group)}{also}:")
+        lines += [f"  {number}. {link_words(link)}" for number, link in enumerate(a.followed, 1)]
+        lines.append(f"  then {contradiction(a.conflict)}.")
+    return lines + [_so(puzzle, step)]
+
+
+def _so(puzzle: Puzzle, step: Step) -> str:
+    """What a what if concludes: 'So B goes right.', 'So r2c3 is B.'"""
+    if step.origin is not None:  # a path end's other ways
+        return f"So {step.colour} goes {way(puzzle, step.origin, _next(puzzle, step.origin, step))}."
+    return f"So {at(step.cells[0])} is {step.colour}."
 
 
 def _next(puzzle: Puzzle, origin: Node, step: Step) -> Node:
@@ -84,11 +155,23 @@ def _next(puzzle: Puzzle, origin: Node, step: Step) -> Node:
     return next((node for node in step.cells if puzzle.are_neighbours(origin, node)), step.cells[0])
 
 
-def _chain(a: Assumption) -> str:
-    shown = [f"{at(node)} {colour}" for node, colour in a.chain[1 : 1 + SHOWN_IN_CHAIN]]
-    more = " ..." if len(a.chain) > 1 + SHOWN_IN_CHAIN else ""
-    by = "the rules and what ifs inside it" if a.depth > 1 else "the rules"
-    return f"{by} colour {', '.join(shown)}{more}; then " if shown else ""
+LINKS = {  # what a link of a chain says of the rule that coloured it, by the rule's name
+    ASSUMED: "assumed",
+    "degree": "{looked} has no other way on",
+    "chamber": "only {colour} can get into these empty cells",
+    "reach": "only {colour} can still reach it",
+    "what if": "every other colour leads to a contradiction",
+}
+
+
+def link_words(link: Link) -> str:
+    """One cell of a chain: 'r3c5 is R: r3c4 has no other way on'."""
+    looked = [node for node in link.looked if node != link.node]
+    rule = link.rule if link.rule != "degree" or looked else "two sides"
+    said = LINKS.get(rule, "by the {rule} rule at {looked}" if looked else "it has only two open sides")
+    return f"{at(link.node)} is {link.colour}: " + said.format(
+        looked=cells(looked) if looked else "", colour=link.colour, rule=rule
+    )
 
 
 def contradiction(a: Conflict) -> str:
@@ -101,6 +184,18 @@ def contradiction(a: Conflict) -> str:
     if a.rule == "what if":
         return f"every colour at {where} would in turn lead to a contradiction"
     return f"the rules meet a contradiction at {where}"
+
+
+def several_sentence(differ: Sequence[Node], named: int = 6) -> str:
+    """Why no rule decides the next cell of a play with more than one solution, and where two differ."""
+    where = (
+        cells(differ[:named])
+        if len(differ) <= named
+        else f"{', '.join(map(at, differ[:named]))} and {len(differ) - named} more"
+    )
+    return (
+        f"This puzzle has more than one solution: two of them differ at {where}, so no rule can decide the next cell."
+    )
 
 
 def mistake_sentence(wrong: Sequence[Node], met: Conflict | None) -> str:

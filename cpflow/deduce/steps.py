@@ -7,13 +7,12 @@ then reach. The first set that colours a cell gives the step: the cells coloured
 first rule application that coloured any (a path end's one way on, a chamber filled...),
 the rule by name and the nodes it looked at.
 
-When no set colours a cell, the step is a "what if": a cell whose every other colour
-(or a path end whose every other way) leads to a contradiction when assumed, with the
-chain of cells that assumption coloured. Its depth is how deep the reasoning nests: at
-depth 1 the rules alone meet the contradiction (degree, colour and loop alone first, then
-every rule); at depth 2 they meet it after what ifs of depth 1 inside the assumption have
-coloured more (`DEEPER`, within a budget of settles). When that fails too, the step is a
-guess: a cell and the colour `known`, a solution the play extends, gives it.
+When no set colours a cell, the step is a "what if" (cpflow.deduce.whatifs): a cell whose every
+other colour (or a path end whose every other way) leads to a contradiction when assumed, the
+one whose chains to the contradiction are shortest. Its depth is how deep the reasoning nests:
+at depth 1 the rules alone meet the contradiction; at depth 2 they meet it after what ifs of
+depth 1 inside the assumption have coloured more. When that fails too, the step is a guess:
+a cell and the colour `known`, a solution the play extends, gives it.
 
 Every rule holds in every solution, so a step holds in every solution that extends the
 play; the caller checks it against `known` all the same (cpflow.workflows.hints).
@@ -21,14 +20,13 @@ play; the caller checks it against `known` all the same (cpflow.workflows.hints)
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, cell_of
 from cpflow.deduce.rulebook import ALL, REACH, RULES
 from cpflow.deduce.rules import GIVEN, NONE, Cause, Contradiction, Graph, Partial
 from cpflow.deduce.settle import settle
+from cpflow.deduce.whatifs import Assumption, Conflict, WhatIf, kept, shown, what_if
 
 
 def _ladder() -> tuple[tuple[str, int], ...]:
@@ -42,36 +40,7 @@ def _ladder() -> tuple[tuple[str, int], ...]:
 
 
 LADDER = _ladder()  # (name, rules allowed): each rung one rule more than the last
-WHAT_IF = ((1, 0), (1, ALL), (2, ALL))  # (depth, rules) an assumption is followed with, the simpler first
-DEEPER = 80_000_000  # settles x nodes^2 a step's what ifs of depth 2 may take (about 2 s), then it is a guess
 STEP_KINDS = tuple(name for name, _ in LADDER) + ("what if", "guess")  # every kind of step, simplest first
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """A contradiction the rules met: the rule, the nodes and the colour it names (or None)."""
-
-    rule: str
-    nodes: tuple[Node, ...]
-    broken: Colour | None
-
-    @classmethod
-    def of(cls, g: Graph, met: Contradiction) -> Conflict:
-        return cls(
-            met.rule, tuple(g.nodes[i] for i in met.nodes), g.colours[met.colour] if met.colour != NONE else None
-        )
-
-
-@dataclass(frozen=True)
-class Assumption:
-    """What a "what if" assumed, a colour for a cell or a path end's other way (`toward`), what
-    the rules then coloured (in order) and the contradiction they met."""
-
-    colour: Colour
-    chain: tuple[tuple[Node, Colour], ...]
-    conflict: Conflict
-    toward: Node | None = None  # for a path end's other way: the node it would step to
-    depth: int = 1  # 2: what ifs of depth 1 inside the assumption coloured some of the chain
 
 
 @dataclass(frozen=True)
@@ -106,40 +75,28 @@ def next_step(puzzle: Puzzle, known: Solution) -> Step | None:
     None when every cell is coloured."""
     g = Graph(puzzle)
     base = g.start()
-    if all(colour != NONE for i, colour in enumerate(base.colour) if _shown(g, i)):
+    if all(colour != NONE for i, colour in enumerate(base.colour) if shown(g, i)):
         return None
     for kind, allow in LADDER:
-        p = _kept(base, allow)
+        p = kept(base, allow)
         settle(p, reach=bool(allow & REACH))
         step = _first_colouring(p, base.colour, kind)
         if step:
             return step
-    settled = _kept(base, ALL)
+    settled = kept(base, ALL)
     settle(settled)
-    return _what_if(settled, known) or _guess(settled, known)
-
-
-def _kept(p: Partial, allow: int) -> Partial:
-    """A copy of p under the rules `allow`ed, logging what it colours."""
-    copy = p.copy()
-    copy.allow, copy.log = allow, []
-    copy.queue = list(range(len(p.g.nodes)))
-    return copy
-
-
-def _shown(g: Graph, i: int) -> bool:
-    """Whether node i is a cell a player colours (a bridge's lanes are not)."""
-    return len(g.nodes[i]) == 2
+    found = what_if(settled, known)
+    return _what_if_step(found) if found else _guess(settled, known)
 
 
 def _first_colouring(p: Partial, played: list[int], kind: str) -> Step | None:
     """The cells the first rule application that coloured a cell coloured, as a step."""
     g, log = p.g, p.log or []
-    first = next((entry for entry in log if entry[2] is not GIVEN and _shown(g, entry[0])), None)
+    first = next((entry for entry in log if entry[2] is not GIVEN and shown(g, entry[0])), None)
     if first is None:
         return None
     _, c, cause = first
-    cells = tuple(g.nodes[i] for i, colour, why in log if why is cause and colour == c and _shown(g, i))
+    cells = tuple(g.nodes[i] for i, colour, why in log if why is cause and colour == c and shown(g, i))
     origin = g.nodes[cause.nodes[0]] if cause.rule == "degree" else None
     return Step(kind, cause.rule, g.colours[c], cells, _because(p, played, cause, cells), origin)
 
@@ -159,170 +116,13 @@ def _because(p: Partial, played: list[int], cause: Cause, cells: tuple[Node, ...
     return tuple(cell for cell in seen if cell not in cells)
 
 
-def _what_if(settled: Partial, known: Solution) -> Step | None:
-    """A step every alternative of which meets a contradiction when assumed: a path end's other
-    ways, else a cell's other colours; the simpler rules tried first, then every rule, then depth 2."""
-    for depth, allow in WHAT_IF:
-        assume = functools.partial(_assume, depth=depth, budget=[_settles(settled.g)])
-        step = _other_ways(settled, known, allow, assume) or _other_colours(settled, known, allow, assume)
-        if step:
-            return step
-    return None
-
-
-Assume = Callable[[Partial, int, Callable[[Partial], None]], "Assumption | None"]
-
-
-def _other_ways(settled: Partial, known: Solution, allow: int, assume: Assume) -> Step | None:
-    """A path end whose every way on but the known one meets a contradiction; those with fewest
-    ways first. The step colours what the known way then colours."""
-    g = settled.g
-    consecutive = _consecutive(g, known)
-    ends = [i for i in range(len(g.nodes)) if settled.colour[i] != NONE and settled.degree[i] < g.need[i]]
-    for i in sorted(ends, key=lambda i: (settled.free[i], i)):
-        right = [e for j, e in g.adjacent[i] if not settled.state[e] and (i, j) in consecutive]
-        wrong = [(j, e) for j, e in g.adjacent[i] if not settled.state[e] and (i, j) not in consecutive]
-        if len(right) != 1 or not wrong:
-            continue
-        taken = _kept(settled, allow)
-        taken.join(right[0])
-        cells = tuple(g.nodes[j] for j, _, _ in taken.log or [] if _shown(g, j))
-        if not cells:
-            continue
-        assumptions = []
-        for j, edge in wrong:
-            met = assume(settled, allow, functools.partial(Partial.join, edge=edge))
-            if met is None:
-                break
-            assumptions.append(replace(met, toward=g.nodes[j]))
-        else:
-            colour = g.colours[settled.colour[i]]
-            return _what_if_step(colour, cells, g.nodes[i], assumptions)
-    return None
-
-
-def _other_colours(settled: Partial, known: Solution, allow: int, assume: Assume) -> Step | None:
-    """A cell whose every colour but the known one meets a contradiction when assumed; those with
-    fewest other colours first."""
-    g = settled.g
-    solution = known.colour_of()
-    for i, others in _candidates(settled, solution):
-        assumptions = []
-        for c in others:
-            met = assume(settled, allow, functools.partial(Partial.paint, node=i, c=c))
-            if met is None:
-                break
-            assumptions.append(met)
-        else:
-            cell = g.nodes[i]
-            return _what_if_step(solution[cell], (cell,), None, assumptions)
-    return None
-
-
-def _what_if_step(colour: Colour, cells: tuple[Node, ...], origin: Node | None, assumed: list[Assumption]) -> Step:
-    because = tuple(dict.fromkeys(node for a in assumed for node, _ in a.chain if node not in cells))
+def _what_if_step(found: WhatIf) -> Step:
+    """A what if as a step: it names the cells of its chains and where they meet a contradiction."""
+    assumed = found.assumptions
+    named = [link.node for a in assumed for link in a.chain] + [node for a in assumed for node in a.conflict.nodes]
+    because = tuple(dict.fromkeys(node for node in named if node not in found.cells))
     rule = assumed[0].conflict.rule if len({a.conflict.rule for a in assumed}) == 1 else "several"
-    return Step("what if", rule, colour, cells, because, origin, tuple(assumed))
-
-
-def _consecutive(g: Graph, known: Solution) -> set[tuple[int, int]]:
-    """Pairs of node numbers one after the other on a path of the known solution, both ways."""
-    steps = set()
-    for path in known.paths.values():
-        for a, b in zip(path, path[1:], strict=False):
-            steps |= {(g.index[a], g.index[b]), (g.index[b], g.index[a])}
-    return steps
-
-
-def _candidates(settled: Partial, solution: dict[Node, Colour]) -> Iterator[tuple[int, list[int]]]:
-    """Uncoloured cells and the colours other than the known one that they could still take,
-    fewest first, then in reading order."""
-    g = settled.g
-    found = []
-    for i, node in enumerate(g.nodes):
-        if settled.colour[i] != NONE or not _shown(g, i):
-            continue
-        right = g.colours.index(solution[node])
-        others = [
-            c
-            for c in range(len(g.colours))
-            if c != right and not settled.banned[i] >> c & 1 and (not settled.reach or i in settled.reach[c])
-        ]
-        found.append((len(others), i, others))
-    found.sort()
-    return ((i, others) for _, i, others in found)
-
-
-def _assume(
-    settled: Partial, allow: int, move: Callable[[Partial], None], depth: int = 1, budget: list[int] | None = None
-) -> Assumption | None:
-    """What a move (a colour painted, an edge joined) leads to under the rules `allow`ed, and at
-    depth 2 what ifs of depth 1 within it too (while `budget`, settles left, lasts): the
-    contradiction met, or None if none is."""
-    g = settled.g
-    p = settled.copy()
-    p.allow, p.log = allow, []
-    try:
-        move(p)
-        settle(p, reach=bool(allow & REACH))
-        if depth < 2 or not _deepen(p, budget if budget is not None else [_settles(g)]):
-            return None
-    except Contradiction as met:
-        chain = tuple((g.nodes[j], g.colours[k]) for j, k, _ in p.log or [] if _shown(g, j))
-        first = chain[0][1] if chain else ""
-        deep = met.rule == "what if" or any(cause is _DEEP for _, _, cause in p.log or [])
-        return Assumption(first, chain, Conflict.of(g, met), depth=2 if deep else 1)
-    return None
-
-
-def _settles(g: Graph) -> int:
-    """How many settles a step's what ifs of depth 2 may take: DEEPER shared out by the board's size
-    squared, since a settle's floods cost about that (0.7 ms on 14x14, 20 ms on 30x30); 3,000 at most."""
-    return min(3000, max(20, DEEPER // len(g.nodes) ** 2))
-
-
-_DEEP = Cause("what if", ())  # what colours a cell inside an assumption of depth 2
-
-
-def _deepen(p: Partial, budget: list[int]) -> bool:
-    """Colour, inside an assumption, the cells whose every colour but one meets a contradiction
-    under every rule, settling after each, until one has no colour left (Contradiction) or none
-    is found (False); also False once `budget` (a one-item list: settles left, shared by every
-    assumption of a step) runs out. Cells with the fewest colours left are tried first."""
-    g = p.g
-    while True:
-        open_ = sorted(
-            (bin(~p.banned[i] & ((1 << len(g.colours)) - 1)).count("1"), i)
-            for i in range(len(g.nodes))
-            if p.colour[i] == NONE and _shown(g, i)
-        )
-        for _, i in open_:
-            left = [c for c in range(len(g.colours)) if not p.banned[i] >> c & 1 and (not p.reach or i in p.reach[c])]
-            kept = []
-            for c in left:
-                if budget[0] <= 0:
-                    return False
-                budget[0] -= 1
-                trial = p.copy()
-                trial.allow = ALL
-                try:
-                    trial.paint(i, c)
-                    settle(trial)
-                    kept.append(c)
-                except Contradiction:
-                    pass
-                if len(kept) > 1:
-                    break
-            if len(kept) == 1:
-                p.why = _DEEP
-                p.paint(i, kept[0])
-                settle(p)
-                break
-            if not kept:
-                p.why = _DEEP
-                raise Contradiction("what if", (i,))
-        else:
-            return False
+    return Step("what if", rule, found.colour, found.cells, because, found.origin, assumed)
 
 
 def _guess(settled: Partial, known: Solution) -> Step:
@@ -332,7 +132,7 @@ def _guess(settled: Partial, known: Solution) -> Step:
     solution = known.colour_of()
     ends = {i for i in range(len(g.nodes)) if settled.colour[i] != NONE and settled.degree[i] < g.need[i]}
     best = min(
-        (i for i in range(len(g.nodes)) if settled.colour[i] == NONE and _shown(g, i)),
+        (i for i in range(len(g.nodes)) if settled.colour[i] == NONE and shown(g, i)),
         key=lambda i: (not (g.near[i] & ends), _open_colours(settled, i), i),
     )
     cell = g.nodes[best]

@@ -6,7 +6,10 @@ solution the play extends. The next step (cpflow.deduce.steps) must agree with i
 the play with the step must still pass the verifier with that solution: a step that
 does not is a bug (InvalidSolution), like a wrong solution. A play no solution extends
 is a `mistake`: the fewest of the player's cells to take back (cpflow.engines.closest),
-checked the same way. `chain` gives every step from the play to the end, and `grade`
+checked the same way. Where no rule decides the next cell, a play with more than one
+solution is said to be one (`not-unique`, with two solutions and where they differ)
+instead of a guess; the check runs only then, so a puzzle whose chain needs no guess
+pays nothing for it. `chain` gives every step from the play to the end, and `grade`
 sums them up.
 """
 
@@ -28,12 +31,15 @@ from cpflow.errors import InvalidSolution, RulesUnsupported
 from cpflow.results import Status
 
 STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
+NOT_UNIQUE = "not-unique"  # the play has more than one solution (the spelling of `cpflow unique`)
 
 
 @dataclass(frozen=True)
 class Hint:
-    """What to tell the player: `status` (step, mistake, solved, unsolvable, unknown), the play
-    (after the step, for a step), the step, the cells to take back (a mistake), and why."""
+    """What to tell the player: `status` (step, mistake, solved, unsolvable, not-unique, unknown),
+    the play (after the step, for a step), the step, the cells to take back (a mistake), and why;
+    for a what if its chains step by step (`explained`); for a play of several solutions, two of
+    them and the cells where they differ."""
 
     status: str
     play: Puzzle
@@ -41,10 +47,14 @@ class Hint:
     step: Step | None = None
     wrong: tuple[Node, ...] = ()
     why: Why | None = None  # for an unsolvable puzzle: the requirements that cannot hold together
+    explained: tuple[str, ...] = ()  # a what if step by step (sentences.chain_lines)
+    differ: tuple[Node, ...] = ()  # not-unique: the cells two solutions colour differently
+    solutions: tuple[Solution, ...] = ()  # not-unique: two solutions of the play
 
     def where(self) -> str:
-        """The cells the hint points at, in words ('r1c1 and r1c2'): the step's, or a mistake's to take back."""
-        return sentences.cells(self.step.cells if self.step else self.wrong)
+        """The cells the hint points at, in words ('r1c1 and r1c2'): the step's, a mistake's to take
+        back, or where two solutions differ."""
+        return sentences.cells(self.step.cells if self.step else self.wrong or self.differ)
 
     def forced_by(self) -> str:
         """The cells that force the step, in words; '' when none do."""
@@ -103,10 +113,30 @@ def chain(play: Puzzle, time_limit: float | None = None, known: Solution | None 
         assert known is not None  # solved: a solution came with it
     elif wrong := violations(play, known):
         raise InvalidSolution("hint (the solution given)", wrong)
+    unique = False  # the play is proven to have one solution (then so has every play after it)
     while (step := next_step(play, known)) is not None:
+        if step.kind == "guess" and not unique:
+            several = _several(play, time_limit)
+            if several:
+                yield several
+                return
+            unique = True  # or the time limit came first: the guess stands
         play = _checked(play, step, known)
-        yield Hint(STEP, play, sentences.step_sentence(play, step), step)
+        explained = tuple(sentences.chain_lines(play, step)) if step.assumptions else ()
+        yield Hint(STEP, play, sentences.step_sentence(play, step), step, explained=explained)
     yield Hint(SOLVED, play, "every cell is coloured and every rule holds")
+
+
+def _several(play: Puzzle, time_limit: float | None) -> Hint | None:
+    """The hint that the play has more than one solution, with two and where they differ; None when
+    it has one (or the time limit came before the proof)."""
+    from cpflow.workflows.unique import Verdict, uniqueness
+
+    found = uniqueness(play, time_limit=time_limit)
+    if found.verdict is not Verdict.NOT_UNIQUE:
+        return None
+    differ = tuple(found.differences())
+    return Hint(NOT_UNIQUE, play, sentences.several_sentence(differ), differ=differ, solutions=found.solutions)
 
 
 def _checked(play: Puzzle, step: Step, known: Solution) -> Puzzle:

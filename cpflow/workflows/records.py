@@ -11,6 +11,7 @@ from cpflow.board.formats import drawn_paths, rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
 
 if TYPE_CHECKING:  # answers' types: a record is made of an answer already there (start-up time)
+    from cpflow.deduce.steps import Step
     from cpflow.engines.why import Why
     from cpflow.results import SolveResult
     from cpflow.workflows.hints import Grade, Hint
@@ -68,7 +69,9 @@ def _where(source: str, index: int, puzzle: Puzzle) -> dict:
 
 def hinted(found: Hint) -> dict:
     """A hint: its status, and for a step the rule, colour, cells, the cells that force it and
-    why; for a mistake the cells to take back; the play's rows (after the step)."""
+    why (for a what if, its chains to play cell by cell: `assumed`); for a mistake
+    the cells to take back; for a puzzle of several solutions, two and the cells where they differ;
+    the play's rows (after the step)."""
     record: dict = {"status": found.status}
     if found.step:
         step = found.step
@@ -81,20 +84,36 @@ def hinted(found: Hint) -> dict:
         if step.by is not None:
             record["by"] = step.by
         if step.assumptions:
-            record["depth"] = step.depth
-            record["assumptions"] = [
-                {
-                    **({"toward": list(cell_of(a.toward))} if a.toward else {"colour": a.colour}),
-                    "chain": [[*cell_of(node), colour] for node, colour in a.chain],
-                    "contradiction": {"rule": a.conflict.rule, "cells": _cells(a.conflict.nodes)},
-                }
-                for a in step.assumptions
-            ]
-    if found.wrong:
-        record["cells"] = _cells(found.wrong)
+            record |= {"depth": step.depth, "assumptions": assumed(step)}
+    if found.wrong or found.differ:
+        record["cells"] = _cells(found.wrong or found.differ)
+    if found.solutions:
+        record["solutions"] = [solution(found.play, one) for one in found.solutions]
     if found.why:
         record["why"] = explained(found.why)
     return record | {"reason": found.reason, "play": play_rows(found.play)}
+
+
+def assumed(step: Step) -> list[dict]:
+    """A what if's alternatives, each with its chain to play cell by cell: each cell the rules colour,
+    its colour, the rule and what it says, then the contradiction they meet and what it says."""
+    from cpflow.deduce.sentences import contradiction, link_words
+
+    return [
+        {
+            **({"toward": list(cell_of(a.toward))} if a.toward else {"colour": a.colour}),
+            "chain": [
+                {"cell": list(cell_of(link.node)), "colour": link.colour, "rule": link.rule, "says": link_words(link)}
+                for link in a.chain
+            ],
+            "contradiction": {
+                "rule": a.conflict.rule,
+                "cells": _cells(a.conflict.nodes),
+                "says": contradiction(a.conflict),
+            },
+        }
+        for a in step.assumptions
+    ]
 
 
 def graded(found: Grade) -> dict:
