@@ -141,3 +141,15 @@ def test_an_exported_cpsat_model_solves_to_the_same_board(tmp_path):
     labels = [solver.value(model.get_int_var_from_proto_index(v.label[c].index)) for c in puzzle.nodes]
     expected = base.solve(cpsat, puzzle, name="cpsat").solution.colour_of()
     assert labels == [puzzle.colours.index(expected[c]) for c in puzzle.nodes]
+
+
+def test_compare_prints_milliseconds_in_a_table_that_fits_80_columns(monkeypatch):
+    """Issue 38: 0.000 s for every small board, and every cell cut to `0.0...` in 80 columns."""
+    monkeypatch.setenv("COLUMNS", "80")
+    names = available()
+    result = run("compare", *[arg for name in names for arg in ("--engine", name)], *SOLVABLE, UNSOLVABLE)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 80 and "…" not in result.stdout
+    assert "milliseconds" in result.stdout and all(name in result.stdout for name in names)
+    assert "0.000" not in result.stdout  # seconds to three places read 0.000 on small boards

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,7 +38,7 @@ from cpflow.workflows.compare import FIELDS, Run, summary
 from cpflow.workflows.items import Failed
 
 if TYPE_CHECKING:
-    from rich.table import Table
+    from rich.console import Group
 
 
 @app.command()
@@ -167,7 +168,8 @@ def show_comparison(
                 stopped = stop
             files.end()
     finally:  # an interrupted comparison still shows the puzzles it finished
-        wide = None if sys.stdout.isatty() else 200  # a file or pipe gets the whole table, unwrapped
+        # a terminal (or COLUMNS) sets the width; a file or pipe gets the whole table, unwrapped
+        wide = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 200
         if runs:
             Console(highlight=False, width=wide).print(compare_table(runs, names))
     if stopped is not None:
@@ -210,28 +212,36 @@ def show_engines(fmt: str) -> int:
     return 0
 
 
-def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Table:
-    """Puzzles down, contenders across: median seconds and the ratio to the puzzle's fastest; totals below."""
+def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Group:
+    """A row per puzzle and contender (milliseconds, build + solve, and the ratio to the puzzle's
+    fastest), then a row per contender (total, building, solving, median, worst): narrow enough for
+    80 columns whatever the number of contenders."""
+    from rich.console import Group
     from rich.table import Table
 
-    table = Table(title="seconds per puzzle (build + solve; x: times the fastest)", show_footer=True)
-    totals = summary(runs, names)
-    footer = ["total\n  building\n  solving\nmedian\nworst", "", ""]
-    for name in names:
-        t = totals[name]
-        split = f"{t['build']:.3f}\n{t['total'] - t['build']:.3f}"
-        footer.append(f"{t['total']:.3f}\n{split}\n{t['median']:.3f}\n{t['worst']:.3f} ({named(t['worst_puzzle'])})")
-    for title, foot in zip(["puzzle", "size", "colours", *names, "status"], [*footer, ""], strict=True):
-        table.add_column(title, footer=foot, justify="left" if title in ("puzzle", "status") else "right")
+    table = Table(title="milliseconds per run, build + solve (x: times the fastest)")
+    for title in ("puzzle", "size", "colours", "engine", "ms", "x", "status"):
+        table.add_column(title, justify="right" if title in ("colours", "ms", "x") else "left", overflow="fold")
     for mine in _by_puzzle(runs).values():
-        fastest = min(run.seconds for run in mine)
-        first = mine[0]
-        cells = [f"{run.seconds:.3f} x{run.seconds / fastest if fastest else 1:.1f}" for run in mine]
-        cells = [c if run.correct else f"[red]{c} {run.status}[/]" for c, run in zip(cells, mine, strict=True)]
-        statuses = {run.status for run in mine}
-        status = statuses.pop() if len(statuses) == 1 else "disagree: " + ", ".join(r.status for r in mine)
-        table.add_row(named(first.puzzle), f"{first.width}x{first.height}", str(first.colours), *cells, status)
-    return table
+        fastest, first = min(run.seconds for run in mine), mine[0]
+        for k, run in enumerate(mine):
+            about = (named(first.puzzle), f"{first.width}x{first.height}", str(first.colours)) if k == 0 else ("",) * 3
+            ratio = f"{run.seconds / fastest if fastest else 1:.1f}"
+            said = run.status if run.correct else f"[red]{run.status}[/]"
+            table.add_row(*about, run.contender, milliseconds(run.seconds), ratio, said, end_section=k == len(mine) - 1)
+    totals = Table(title="milliseconds per engine, all puzzles")
+    for title in ("engine", "total", "building", "solving", "median", "worst", "on"):
+        totals.add_column(title, justify="left" if title in ("engine", "on") else "right", overflow="fold")
+    for name, t in summary(runs, names).items():
+        spent = (t["total"], t["build"], t["total"] - t["build"], t["median"], t["worst"])
+        totals.add_row(name, *map(milliseconds, spent), named(t["worst_puzzle"]))
+    return Group(table, totals)
+
+
+def milliseconds(seconds: float) -> str:
+    """'0.4', '12.5', '1534': one decimal below 100 ms, whole milliseconds above."""
+    ms = seconds * 1000
+    return f"{ms:.1f}" if ms < 100 else f"{ms:.0f}"
 
 
 def named(puzzle: str) -> str:
