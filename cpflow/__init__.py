@@ -12,6 +12,7 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   - formats: every format, detected; grids (classic, zero, header), levelpack (the
     game's level lines), native (cpflow's board text), graphjson (JSON graphs)
   - verify: the rules, checked independently of every engine
+  - mistakes: what is wrong with a drawn board, one line a mistake naming its cell (verify's verdict, said)
   - geometry: where cells stand in a drawing (square and hexagonal)
 - deduce/: the rules every solution obeys (rulebook: their names, flags and sentences, one
   row each; rules: the partial solution and its moves; settle; turns: the dead turns), the

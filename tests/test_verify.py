@@ -33,10 +33,10 @@ def test_a_good_solution_has_no_violations():
     ("paths", "expected"),
     [
         ({"R": ((0, 0), (1, 0))}, "colour 'R': path does not run from one endpoint to the other"),
-        ({"R": ((0, 0), (1, 1))}, "colour 'R': cell (0, 0) and cell (1, 1) are consecutive but not neighbours"),
-        ({"R": ((0, 0), (1, 0), (1, 1), (1, 0), (1, 1))}, "colour 'R' visits cell (1, 0) more than once (a loop)"),
-        ({"R": ((0, 0), (1, 0), (2, 0), (2, 1), (1, 1))}, "cell (2, 0) is used by colours ['B', 'R']"),
-        ({"R": ((0, 0), (0, -1), (1, -1), (1, 0), (1, 1))}, "colour 'R': cell (0, -1) is not on the board"),
+        ({"R": ((0, 0), (1, 1))}, "colour 'R': r1c1 and r2c2 are consecutive but not neighbours"),
+        ({"R": ((0, 0), (1, 0), (1, 1), (1, 0), (1, 1))}, "colour 'R' visits r2c1 more than once (a loop)"),
+        ({"R": ((0, 0), (1, 0), (2, 0), (2, 1), (1, 1))}, "r3c1 is used by colours ['B', 'R']"),
+        ({"R": ((0, 0), (0, -1), (1, -1), (1, 0), (1, 1))}, "colour 'R': r1c0 is not on the board"),
         ({"Q": ((0, 0), (0, 1))}, "colour 'Q' is not in the puzzle"),
     ],
 )
@@ -48,9 +48,9 @@ def test_each_broken_rule_is_named(paths, expected):
 def test_a_missing_path_leaves_its_cells_uncovered():
     assert violations(PUZZLE, Solution({"R": GOOD["R"], "B": GOOD["B"]})) == [
         "colour 'G' has no path",
-        "cell (0, 1) is not covered",
-        "cell (0, 2) is not covered",
-        "cell (1, 2) is not covered",
+        "r1c2 is not covered",
+        "r1c3 is not covered",
+        "r2c3 is not covered",
     ]
 
 
@@ -62,10 +62,10 @@ def test_a_path_that_touches_itself_is_named():
     """)
     snake = Solution({"R": ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (1, 1), (1, 0), (2, 0))})
     assert violations(puzzle, snake) == [
-        "colour 'R' touches itself at cell (0, 0) and cell (1, 0)",
-        "colour 'R' touches itself at cell (0, 1) and cell (1, 1)",
-        "colour 'R' touches itself at cell (1, 1) and cell (1, 2)",
-        "colour 'R' touches itself at cell (2, 0) and cell (2, 1)",
+        "colour 'R' touches itself at r1c1 and r2c1",
+        "colour 'R' touches itself at r1c2 and r2c2",
+        "colour 'R' touches itself at r2c2 and r2c3",
+        "colour 'R' touches itself at r3c1 and r3c2",
     ]
 
 
@@ -81,7 +81,7 @@ def test_verify_names_the_first_broken_rule_and_its_cell(tmp_path):
     touching.write_text("ABB\nAAB\nAAB\n")  # A runs down the left and back up: it touches itself
     done = cli("verify", puzzle, touching)
     assert done.returncode == 1
-    assert done.stdout.splitlines()[:2] == [f"{puzzle}: invalid", "  2:1: path A touches itself (beside 3:1)"]
+    assert done.stdout.splitlines()[:2] == [f"{puzzle}: invalid", "  r2c1: path A touches itself (beside r3c1)"]
 
 
 def test_verify_takes_allow_touch_and_accepts_what_solve_allow_touch_printed(tmp_path):

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from cpflow.board import graphjson, grids, levelpack, native
-from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of, nodes_along
+from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_name, cell_of, nodes_along
 from cpflow.errors import PuzzleFormatError
 
 INPUT_FORMATS = ("auto", *grids.GRID_FORMATS, "level", "board", "json")
@@ -217,7 +217,13 @@ def _same_size(puzzle: Puzzle, width: int, height: int, source: str, what: str =
 
 def _trace(puzzle: Puzzle, colour_at: dict[Cell, str | None]) -> Solution:
     """Each colour's path through the cells marked with it; bridge lanes may be crossed by any colour."""
-    return Solution({colour: _trace_one(puzzle, colour, colour_at) for colour in puzzle.colours})
+    paths = {colour: _trace_one(puzzle, colour, colour_at) for colour in puzzle.colours}
+    painted: dict[Node, Colour] = {
+        cell: mark
+        for cell, mark in colour_at.items()
+        if mark is not None and mark in puzzle.endpoints and cell in puzzle.neighbours
+    }
+    return Solution(paths, painted)
 
 
 def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]) -> tuple[Node, ...]:
@@ -303,7 +309,9 @@ def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, 
         if colour not in puzzle.endpoints:
             raise PuzzleFormatError(source, *where[cell], f"drawn {colour!r} is not a colour of the puzzle")
         if cell not in puzzle.neighbours or owner.get(cell, colour) != colour:
-            raise PuzzleFormatError(source, *where[cell], f"drawn {colour!r} at {cell} is not a cell it could have")
+            raise PuzzleFormatError(
+                source, *where[cell], f"drawn {colour!r} at {cell_name(cell)} is not a cell it could have"
+            )
         if cell not in owner:
             drawn[cell] = colour
     return drawn

@@ -105,18 +105,18 @@ class Puzzle:
         for wall in walls:
             a, b = _pair(wall, cells, "wall")
             if b not in lattice(shape, width, height, a):
-                raise ValueError(f"wall between {a} and {b}, which do not touch")
+                raise ValueError(f"wall between {cell_name(a)} and {cell_name(b)}, which do not touch")
             links[_toward(a, b, bridges)].discard(_toward(b, a, bridges))
             links[_toward(b, a, bridges)].discard(_toward(a, b, bridges))
         for warp in warps:
             a, b = _pair(warp, cells, "warp")
             if a in bridges or b in bridges:
-                raise ValueError(f"warp from {a} to {b} ends on a bridge")
+                raise ValueError(f"warp from {cell_name(a)} to {cell_name(b)} ends on a bridge")
             links[a].add(b)
             links[b].add(a)
             crowded = next((cell for cell in (a, b) if len(links[cell]) > MAX_NEIGHBOURS), None)
             if crowded:
-                raise ValueError(f"cell {crowded} has over {MAX_NEIGHBOURS} neighbours, the most a node may have")
+                raise ValueError(f"{cell_name(crowded)} has over {MAX_NEIGHBOURS} neighbours, the most a node may have")
         ends = {colour: tuple(pair) for colour, pair in endpoints.items()}
         for colour, pair in ends.items():
             _check_cells(cells, set(pair), f"is an endpoint of {colour!r} but a hole")
@@ -205,9 +205,11 @@ class Puzzle:
 
 @dataclass(frozen=True)
 class Solution:
-    """One path per colour, each from the colour's first endpoint to its second."""
+    """One path per colour, each from the colour's first endpoint to its second; `painted`, when it
+    was read from a coloured grid, is each cell's colour as written (which names a person's mistake)."""
 
     paths: Mapping[Colour, Path]
+    painted: Mapping[Node, Colour] = field(default_factory=dict, compare=False)
 
     def colour_of(self) -> dict[Node, Colour]:
         """The colour of each covered node (a node in two paths keeps the later one)."""
@@ -259,10 +261,10 @@ def cell_name(node: Node) -> str:
 
 
 def describe(node: Node) -> str:
-    """A node in words, for messages: 'cell (2, 3)' or 'the down lane of bridge (2, 3)'."""
+    """A node in words, for messages: 'r3c4', or 'the down lane of bridge r3c4' (node (2, 3, 1))."""
     if len(node) == 2:
-        return f"cell {node}"
-    return f"the {('across', 'down')[node[2]]} lane of bridge {cell_of(node)}"
+        return cell_name(node)
+    return f"the {('across', 'down')[node[2]]} lane of bridge {cell_name(node)}"
 
 
 def tag(node: Node) -> str:
@@ -298,14 +300,14 @@ def _pair(pair: Iterable[Iterable[int]], cells: set[Cell], what: str) -> tuple[C
     a, b = sorted(tuple(cell) for cell in pair)
     _check_cells(cells, {a, b}, f"is an end of a {what} but not on the board")
     if a == b:
-        raise ValueError(f"{what} from {a} to itself")
+        raise ValueError(f"{what} from {cell_name(a)} to itself")
     return cell_of(a), cell_of(b)  # a and b are cells of the board, as checked
 
 
 def _check_cells(allowed: set[Cell], cells: Iterable[Node], problem: str) -> None:
     for cell in sorted(cells):
         if cell not in allowed:
-            raise ValueError(f"cell {cell} {problem}")
+            raise ValueError(f"{cell_name(cell)} {problem}")
 
 
 def rings(puzzle: Puzzle, longest: int = 6) -> Iterator[list[Node]]:

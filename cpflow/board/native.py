@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cpflow.board.grid import Cell, Puzzle, Solution, cell_of, lattice
+from cpflow.board.grid import Cell, Puzzle, Solution, cell_name, cell_of, lattice
 from cpflow.board.grids import number
 from cpflow.errors import PuzzleFormatError
 
@@ -110,7 +110,7 @@ def _marks(lines: list[str], start: int, width: int, height: int, source: str) -
         written = lines[start + r] if start + r < len(lines) else ""
         row, indent = written.strip(), len(written) - len(written.lstrip())
         if len(row) != width or re.search(r"\s", row):
-            raise PuzzleFormatError(source, start + r + 1, 1, f"row {r} should be {width} cells with no spaces")
+            raise PuzzleFormatError(source, start + r + 1, 1, f"row {r + 1} should be {width} cells with no spaces")
         odd = next((c for c, ch in enumerate(row) if not ch.isprintable()), None)
         if odd is not None:
             raise PuzzleFormatError(source, start + r + 1, indent + odd + 1, f"cell {row[odd]!r} is not printable")
@@ -122,11 +122,11 @@ def _pair_problem(kind: str, a: Cell, b: Cell, width: int, height: int, shape: s
     """What is wrong with a wall or warp as written, if anything."""
     for cell in (a, b):
         if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            return f"cell {cell} is off the {width}x{height} board"
+            return f"{cell_name(cell)} is off the {width}x{height} board"
     if a == b:
-        return f"a {kind[:-1]} from {a} to itself"
+        return f"a {kind[:-1]} from {cell_name(a)} to itself"
     if kind == "walls" and b not in lattice(shape, width, height, a):
-        return f"wall between {a} and {b}, which do not touch"
+        return f"wall between {cell_name(a)} and {cell_name(b)}, which do not touch"
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from cpflow.board.grid import Colour, Node, Path, Puzzle, Solution, cell_of, describe
+from cpflow.board.grid import Colour, Node, Path, Puzzle, Solution, cell_name, describe
 
 
 @dataclass(frozen=True)
@@ -26,11 +26,8 @@ class Problem:
     said: str
 
     def located(self) -> str:
-        """'3:5: path B touches itself': the row and column (from 1) first, when there is a node."""
-        if self.node is None:
-            return self.short
-        row, col = cell_of(self.node)
-        return f"{row + 1}:{col + 1}: {self.short}"
+        """'r3c5: path B touches itself': the cell first, when there is a node."""
+        return self.short if self.node is None else f"{cell_name(self.node)}: {self.short}"
 
 
 def is_solution(puzzle: Puzzle, solution: Solution) -> bool:
@@ -44,13 +41,14 @@ def violations(puzzle: Puzzle, solution: Solution) -> list[str]:
 
 def problems(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     """Every rule the solution breaks, the first one first: colours, each path, sharing and
-    cover, the play's cells, then (only when all else holds) touching."""
+    cover, the play's cells, the colours a grid was written in, then (only when all else holds) touching."""
     found = _colour_set_violations(puzzle, solution)
     for colour, path in solution.paths.items():
         if colour in puzzle.endpoints:
             found += _path_violations(puzzle, colour, path)
     found += _sharing_violations(puzzle, solution)
     found += _play_violations(puzzle, solution)
+    found += _painted_violations(solution)
     if not found and not puzzle.rules.touch:
         found += _self_touch_violations(puzzle, solution)
     return found
@@ -83,7 +81,7 @@ def _path_violations(puzzle: Puzzle, colour: Colour, path: Path) -> list[Problem
     found += [
         Problem(
             a if a in puzzle.neighbours else None,
-            f"path {colour} jumps to {_at(b)}, which is not beside it",
+            f"path {colour} jumps to {cell_name(b)}, which is not beside it",
             f"colour {colour!r}: {describe(a)} and {describe(b)} are consecutive but not neighbours",
         )
         for a, b in pairwise(path)
@@ -127,6 +125,21 @@ def _play_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     return found
 
 
+def _painted_violations(solution: Solution) -> list[Problem]:
+    """Read from a coloured grid, every cell on a path is written in that path's colour (an endpoint
+    painted over is not)."""
+    colour_of = solution.colour_of()
+    return [
+        Problem(
+            node,
+            f"painted {painted}, on path {colour_of[node]}",
+            f"{describe(node)} is {painted!r} on {colour_of[node]!r}'s path",
+        )
+        for node, painted in solution.painted.items()
+        if colour_of.get(node, painted) != painted
+    ]
+
+
 def _self_touch_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     """Two neighbouring nodes of one colour must be consecutive on that colour's path."""
     colour_of = solution.colour_of()
@@ -134,15 +147,10 @@ def _self_touch_violations(puzzle: Puzzle, solution: Solution) -> list[Problem]:
     return [
         Problem(
             a,
-            f"path {colour_of[a]} touches itself (beside {_at(b)})",
+            f"path {colour_of[a]} touches itself (beside {cell_name(b)})",
             f"colour {colour_of[a]!r} touches itself at {describe(a)} and {describe(b)}",
         )
         for a in puzzle.nodes
         for b in puzzle.neighbours[a]
         if a < b and a in colour_of and colour_of[a] == colour_of.get(b) and frozenset((a, b)) not in steps
     ]
-
-
-def _at(node: Node) -> str:
-    row, col = cell_of(node)
-    return f"{row + 1}:{col + 1}"

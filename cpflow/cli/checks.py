@@ -37,8 +37,8 @@ def verify(
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
 ) -> None:
-    """Check solutions against their puzzles and the rules, and say what is wrong: the first rule
-    broken and where (`3:5: path B touches itself`: row 3, column 5), then the others.
+    """Check solutions against their puzzles and the rules, and say what is wrong: one line a
+    mistake, the cell that explains it first (`r3c5: C breaks path T here`: row 3, column 5).
 
     Without SOLUTION, checks the solutions the puzzle file carries (level lines, JSON
     paths). Exit 0 when every solution is right, 1 when one breaks a rule, 2 on bad input.
@@ -66,6 +66,9 @@ def render(
     index: Annotated[
         int, typer.Option(metavar="N", help="Which puzzle of a file that holds several (from 1).", min=1)
     ] = 1,
+    partial: Annotated[
+        bool, typer.Option("--partial", help="A --solution may be unfinished (a play): exit 0 when it is drawn.")
+    ] = False,
     input_format: InputOption = AUTO,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
@@ -74,8 +77,10 @@ def render(
 
     A level file carries its solution: without --solution or --solve it is drawn. A .gif
     shows the paths drawn step by step, or with an ilp-* engine one frame per round of
-    loop cuts. Exit 0 when drawn, 1 when there is no solution to draw, 2 on bad input or
-    a bad --out.
+    loop cuts. A --solution that is not whole is drawn as far as it goes, said "partly drawn"
+    (or "not solved" when it breaks a rule) with its mistakes on stderr. Exit 0 when drawn (a
+    partly drawn one only with --partial), 1 when there is no solution to draw or the solution
+    is not whole, 2 on bad input or a bad --out.
     """
     from dataclasses import replace
 
@@ -90,20 +95,22 @@ def render(
         puzzle, carried = numbered(found, index, source)
         puzzle = replace(puzzle, rules=Rules(touch=allow_touch, blanks=allow_blanks))
         entry = Entry(source, index, puzzle)
-        drawn = show_rendered(entry, out, solution, solve, engine.value, carried, labels=labels, animate=animate)
+        drawn = show_rendered(
+            entry, out, solution, solve, engine.value, carried, partial=partial, labels=labels, animate=animate
+        )
         raise typer.Exit(drawn)
 
 
 def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) -> int:
     """Check the solutions of every puzzle of a file (given in SOLUTION, paired in order when it holds
     as many, or carried by the puzzle file) under the rules; 0 when all are right, 1 when one is not.
-    A wrong one is said with the first rule it breaks and its cell (`3:5: path B touches itself`),
-    then the others."""
+    A wrong one is said one line a mistake, each with the cell that explains it (`r3c5: C breaks path
+    T here (no path C reaches it)`)."""
     from dataclasses import replace
 
     from cpflow.board.formats import parse_solution, parse_with_solutions
     from cpflow.board.grid import FLOW
-    from cpflow.board.verify import problems
+    from cpflow.board.mistakes import mistakes
     from cpflow.workflows.inputs import STDIN, solution_texts, text_of
 
     if file == STDIN and solution_file == STDIN:
@@ -119,7 +126,7 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) ->
         solution = carried if solution_file is None else parse_solution(puzzle, piece, given_source)
         if solution is None:
             raise PuzzleFormatError.whole(source, "carries no solution: name a solution file to check")
-        checked.append((puzzle, problems(puzzle, solution)))
+        checked.append((puzzle, mistakes(puzzle, solution)))
     for puzzle, broken in checked:
         say(f"{puzzle.name}: " + ("valid" if not broken else "invalid"))
         for problem in broken:
@@ -128,12 +135,19 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) ->
 
 
 def show_rendered(
-    entry: Entry, out: Path, solution_file: Path | None, solve: bool, engine: str, carried=None, **drawing
+    entry: Entry,
+    out: Path,
+    solution_file: Path | None,
+    solve: bool,
+    engine: str,
+    carried=None,
+    partial: bool = False,
+    **drawing,
 ) -> int:
     """Draw one puzzle (solved, with a given solution, or with the one its file carries) to a picture file;
-    0 drawn, 1 no solution to draw."""
+    0 drawn, 1 no solution to draw or a given one not whole (a partly drawn one is 0 with `partial`)."""
     from cpflow.board.formats import load_solution
-    from cpflow.board.verify import violations
+    from cpflow.board.mistakes import is_partial, mistakes
     from cpflow.engines.catalog import entry_of
     from cpflow.engines.pipeline import solve as solve_with
     from cpflow.pictures.files import SUFFIXES, write_picture
@@ -141,10 +155,15 @@ def show_rendered(
     if out.suffix.lower() not in SUFFIXES:
         raise OutputError(str(out), f"cannot tell the picture format; use {', '.join(SUFFIXES)}")
     solutions: list[Solution] = []
+    said, code = "solved", 0
     if solution_file:
         solutions = [load_solution(entry.puzzle, solution_file)]
-        for problem in violations(entry.puzzle, solutions[0]):
-            stderr(f"{solution_file}: {problem}")
+        found = mistakes(entry.puzzle, solutions[0])
+        if found:
+            said = "partly drawn" if is_partial(found) else "not solved"
+            code = 0 if partial and is_partial(found) else 1
+        for problem in found if code else ():
+            stderr(f"{solution_file}: {problem.located()}")
     elif solve:
         rounds: list[dict] = []
         if out.suffix.lower() == ".gif" and entry_of(engine).rounds:
@@ -159,5 +178,5 @@ def show_rendered(
     elif carried is not None:
         solutions = [carried]
     write_picture(out, entry.puzzle, solutions, **drawing)
-    say(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {'solved' if solutions else 'puzzle only'}")
-    return 0
+    say(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {said if solutions else 'puzzle only'}")
+    return code

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
+from types import MappingProxyType
 
 from cpflow.board.geometry import Point, away, centre, extent, outline, shared_side
 from cpflow.board.grid import ACROSS, Cell, Colour, Node, Puzzle, Solution, cell_of
@@ -92,10 +93,12 @@ def scene(
     paths = {
         k: path[: steps + 1] if steps is not None else path for k, path in (solution.paths if solution else {}).items()
     }
-    _cells(picture, puzzle, paths, rgb)
+    painted = solution.painted if solution and steps is None else {}
+    _cells(picture, puzzle, paths, rgb, painted)
     _board(picture, puzzle)
     for colour, path in paths.items():
         _pipes(picture, puzzle, colour, rgb[colour], path)
+    _loose(picture, puzzle, paths, rgb, painted)
     _overpasses(picture, puzzle, paths, rgb)
     picture.dots = [
         Dot(colour, rgb[colour], centre(puzzle.shape, cell_of(node)), colour if labels else None)
@@ -112,9 +115,17 @@ def _inset(corners: list[Point], middle: Point, keep: float = 0.84) -> list[Poin
     return [(mx + keep * (x - mx), my + keep * (y - my)) for x, y in corners]
 
 
-def _cells(picture: Scene, puzzle: Puzzle, paths: dict[Colour, tuple[Node, ...]], rgb: dict[Colour, RGB]) -> None:
-    """Every cell's outline, tinted with the colour of the path through it (a bridge stays dark)."""
-    tint = {cell_of(node): rgb[colour] for colour, path in paths.items() for node in path if len(node) == 2}
+def _cells(
+    picture: Scene,
+    puzzle: Puzzle,
+    paths: dict[Colour, tuple[Node, ...]],
+    rgb: dict[Colour, RGB],
+    painted: Mapping = MappingProxyType({}),
+) -> None:
+    """Every cell's outline, tinted with the colour of the path through it, or the colour it was
+    painted in a grid that no path runs through (a play's loose ends); a bridge stays dark."""
+    tint = {cell_of(node): rgb[colour] for node, colour in painted.items() if len(node) == 2}
+    tint.update({cell_of(node): rgb[colour] for colour, path in paths.items() for node in path if len(node) == 2})
     tint.update({cell_of(node): rgb[colour] for colour, ends in puzzle.endpoints.items() for node in ends})
     for cell in puzzle.cells:
         fill = blend(tint[cell], BACKGROUND, TINT) if cell in tint else BACKGROUND
@@ -171,6 +182,18 @@ def _pipes(picture: Scene, puzzle: Puzzle, colour: Colour, rgb: RGB, path: tuple
     if path:
         line.append(centre(shape, cell_of(path[-1])))
         picture.pipes.append(Pipe(colour, rgb, line))
+
+
+def _loose(picture: Scene, puzzle: Puzzle, paths, rgb: dict[Colour, RGB], painted: Mapping) -> None:
+    """Pipes between the cells painted in a grid that no path runs through (a play's piece drawn from
+    its second end, a stray) and the cells of their colour beside them."""
+    on = {node for path in paths.values() for node in path}
+    colour = {**painted, **puzzle.endpoint_colour()}
+    for node, c in painted.items():
+        for other in puzzle.neighbours.get(node, ()):
+            joins = colour.get(other) == c and (other in on or other < node) and node not in on
+            if joins and puzzle.touches(cell_of(node), cell_of(other)):
+                picture.pipes.append(Pipe(c, rgb[c], [centre(puzzle.shape, cell_of(x)) for x in (other, node)]))
 
 
 def _edge(shape: str, cell: Cell, other: Cell) -> tuple[Point, Point]:

@@ -14,7 +14,7 @@ from itertools import chain, combinations, count
 
 import numpy as np
 
-from cpflow.board.grid import Colour
+from cpflow.board.grid import Colour, cell_name
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.pictures.palette import GAME
 from cpflow.vision.dots import Dot
@@ -40,7 +40,7 @@ def pair_dots(dots: list[Dot]) -> list[tuple[Dot, Dot]]:
         taken |= {i, j}
     alone = [dot for k, dot in enumerate(dots) if k not in taken]
     if alone:
-        where = ", ".join(f"{dot.cell} {_hex(dot)}" for dot in alone)
+        where = ", ".join(f"{cell_name(dot.cell)} {_hex(dot)}" for dot in alone)
         dot_at = "the dot at" if len(alone) == 1 else "the dots at"
         raise ScreenshotUnreadable(f"colours do not pair up: no dot of the same colour for {dot_at} {where}")
     return pairs

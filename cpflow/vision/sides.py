@@ -23,7 +23,7 @@ from enum import Enum
 
 import numpy as np
 
-from cpflow.board.grid import Cell
+from cpflow.board.grid import Cell, cell_name
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.vision.board import Lattice, Segment, line_pixel
 from cpflow.vision.dots import corners
@@ -196,7 +196,7 @@ def warps(picture: np.ndarray, sides: Sides, grid: Lattice, holes: set[Cell]) ->
             ends -= {((row, col), beyond), other}
     if ends:
         (row, col), _ = min(ends)
-        raise ScreenshotUnreadable(f"a warp's end at row {row + 1}, column {col + 1} has no other end")
+        raise ScreenshotUnreadable(f"a warp's end at {cell_name((row, col))} has no other end")
     return found
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from cpflow.board.formats import sketch_text
 from cpflow.board.geometry import centre, extent, outline
-from cpflow.board.grid import Cell, lattice
+from cpflow.board.grid import Cell, cell_name, lattice
 from cpflow.board.native import BRIDGE, HOLE, MARKS, Written
 from cpflow.errors import OverLimit, PuzzleFormatError
 from cpflow.web.limits import Limits
@@ -86,7 +86,7 @@ def geometry(shape: str, width: int, height: int) -> dict:
 def _on(ask: SketchAsk):
     def on(cell: Cell) -> Cell:
         if not (0 <= cell[0] < ask.height and 0 <= cell[1] < ask.width):
-            raise PuzzleFormatError.whole("board", f"cell {tuple(cell)} is off the {ask.width}x{ask.height} board")
+            raise PuzzleFormatError.whole("board", f"{cell_name(cell)} is off the {ask.width}x{ask.height} board")
         return tuple(cell)  # type: ignore[return-value]
 
     return on
