@@ -4,7 +4,8 @@ prints or writes each with it; `cpflow fix` makes a puzzle with several solution
 Exit codes of generate: 0 all made; 1 the generator gave up (GenerationFailed); 2 bad
 usage, an --out that holds a file it would overwrite, or a file that cannot be written.
 Each puzzle lands with its solution and their pictures, or none of them (cpflow.outputs). Of fix: 0 unique (fixed, or
-already); 1 no single edit fixes it, or no solution; 3 a time limit came first; 2 bad input.
+already); 1 no single edit fixes it, or no solution; 3 the time limit (for the whole repair) came
+first; 2 bad input.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from cpflow.cli.options import (
     TimeLimit,
     positive,
 )
-from cpflow.cli.progress import with_progress
+from cpflow.cli.progress import status_line, with_progress
 from cpflow.cli.reading import where
 from cpflow.cli.writers import Pictures, writer
 from cpflow.errors import OutputError
@@ -202,9 +203,10 @@ def fix(
     """Make a puzzle with more than one solution unique by the smallest edit: a wall (on boards
     with walls), one endpoint moved, or a pair of endpoints added, proven unique after it.
 
-    Prints the edit and the new puzzle with its one solution; --out writes the puzzle. Exit 0
-    when the puzzle is unique (fixed, or already), 1 when no single edit fixes it or it has no
-    solution, 3 when a time limit came first, 2 on bad input.
+    Prints the edit and the new puzzle with its one solution; --out writes the puzzle. On a
+    terminal, stderr follows the proofs. --time-limit is for the whole repair. Exit 0 when the
+    puzzle is unique (fixed, or already), 1 when no single edit fixes it or it has no solution,
+    3 when the time limit came first, 2 on bad input.
     """
     from cpflow.board.formats import picture
     from cpflow.workflows.inputs import load_all, numbered
@@ -214,7 +216,8 @@ def fix(
         outputs.ready([out], [file])
         entries = load_all([file], input_format.value)
         entry = numbered(entries, index, file)
-        found = repair(entry.puzzle, time_limit)
+        with status_line("fix: solving the puzzle twice") as show:
+            found = repair(entry.puzzle, time_limit, progress=show and (lambda step: show(step.words())))
         writer(format.value, colour=color.value).fixed(entry, found)
         if out and found.verdict == "fixed":
             outputs.write(out, picture(found.puzzle))

@@ -1,13 +1,15 @@
 """What a batch shows beside its answers: a progress display on stderr, the line of each puzzle
-left without an answer, the batch's summary line, and the exit code those call for."""
+left without an answer, the batch's summary line, and the exit code those call for; and a
+status line on stderr for one long piece of work (`cpflow fix`)."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TypeVar
 
-from cpflow.cli.lines import stderr
+from cpflow.cli.lines import shown, stderr
 from cpflow.results import Status
 from cpflow.workflows.inputs import Entry
 from cpflow.workflows.items import Failed
@@ -65,3 +67,17 @@ def summary_line(statuses: Sequence[tuple[Status, float]], errors: int = 0) -> s
     counts = ", ".join(f"{sum(s is status for s, _ in statuses)} {status.value}" for status in Status)
     counts += f", {errors} error" if errors else ""
     return f"{len(statuses) + errors} puzzles: {counts}; {sum(t for _, t in statuses):.3f} s"
+
+
+@contextmanager
+def status_line(what: str) -> Iterator[Callable[[str], None] | None]:
+    """Within: a line on stderr under a spinner, `what` at first, then what the callback yielded is
+    given, when stderr is a terminal; None otherwise (nothing is shown). It is gone at the end."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    with Console(stderr=True).status(Text(shown(what))) as status:
+        yield lambda line: status.update(Text(shown(line)))  # as it is: no markup, no control characters

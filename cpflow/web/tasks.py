@@ -163,7 +163,7 @@ def fix(ask: dict, limits: Limits) -> dict:
     from cpflow.workflows.repair import fix as repair
 
     puzzle = _puzzle(ask, limits)
-    found = repair(puzzle, total=ask["time_limit"] * 0.9)  # what is left is for the answer and the grace
+    found = repair(puzzle, ask["time_limit"] * 0.9)  # the whole repair; what is left: the answer, the grace
     return records.fixed(ask["name"], ask["index"], puzzle, found) | {"board": board(found.puzzle)}
 
 

@@ -1,35 +1,47 @@
 """Repairing a puzzle with more than one solution: the smallest edit that leaves exactly one.
 
-`fix` proves the puzzle unique or finds two solutions, then tries one edit at a time,
-each proven by `uniqueness` (so every solution it sees passed the verifier), and keeps the
-first that leaves exactly one solution:
+`fix` solves the puzzle twice (two distinct solutions, or a proof that it has one or none),
+then tries one edit at a time where the two differ, and keeps the first proven to leave
+exactly one solution:
 
 1. a wall (on boards that have walls): across a step one solution takes and the other
    does not, which rules out the other and keeps the one;
 2. one endpoint moved: an endpoint of a colour whose paths differ, to a free cell at most
    MOVE_REACH steps away (nearest first);
 3. a pair of endpoints added: a path of one of the solutions split in two between cells
-   where the solutions differ (the generator's repair, cpflow.workflows.generate.cover.split): that
-   path's colour ends at the first new endpoint, and a new colour runs from the second to
-   the path's old end, whose dot takes the new colour.
+   where the solutions differ (the generator's repair, cpflow.workflows.generate.cover.split),
+   the cuts deepest inside the region where they differ first: that path's colour ends at
+   the first new endpoint, and a new colour runs from the second to the path's old end,
+   whose dot takes the new colour.
 
-The edits are tried in that order, the nearest to where the solutions differ first, up
-to `TRIES` uniqueness proofs.
+Every proof is a solve of the pipeline (cpflow.engines.pipeline.solve): the front end's search
+and CP-SAT side by side, the first to answer wins, and every answer passes the verifier. A
+wall or a pair is made to keep one solution (verified on the edited puzzle), so one solve that
+excludes it proves the edit: no other solution, unique. A move keeps none: it is solved twice.
+Every solution seen is kept: an edit that one of them survives (carried over to the edited
+puzzle and verified there) is passed over without a proof, and the solution a failed proof
+finds joins them, carried back to the puzzle. `time_limit` is for the whole repair; up to
+`TRIES` proofs. The library prints nothing: `progress`, when given, is told of each proof.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of
+from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of, differ
+from cpflow.board.verify import violations
+from cpflow.clock import Deadline
 from cpflow.deduce.sentences import at
-from cpflow.workflows.unique import Uniqueness, Verdict, uniqueness
+from cpflow.engines.pipeline import solve
+from cpflow.results import SolveResult, Status
+from cpflow.workflows.unique import Uniqueness, Verdict
 
 TRIES = 400  # uniqueness proofs before giving up
 MOVE_REACH = 2  # steps an endpoint may move
+ENGINE = "cpsat"  # with the front end's search beside it, as `cpflow solve` runs it
 
 
 @dataclass(frozen=True)
@@ -60,9 +72,10 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fixed:
-    """What `fix` found: `verdict` (unique: nothing to fix; fixed; not fixed; unsolvable; unknown),
-    the puzzle (after the edit, when fixed), its solution when it has exactly one, the edit, the
-    uniqueness proofs tried and the seconds taken."""
+    """What `fix` found: `verdict` (unique: nothing to fix; fixed; not fixed; unsolvable; unknown:
+    the time limit came first), the puzzle (after the edit, when fixed), its solution when it has
+    exactly one, the edit, the uniqueness proofs tried, the seconds taken and the edits passed
+    over without a proof (a solution already seen survives them)."""
 
     verdict: str
     puzzle: Puzzle
@@ -70,48 +83,182 @@ class Fixed:
     edit: Edit | None
     tried: int
     seconds: float
+    passed: int = 0
 
 
-def fix(puzzle: Puzzle, time_limit: float | None = None, tries: int = TRIES, total: float | None = None) -> Fixed:
-    """The puzzle made unique by the smallest edit found, or why not (`time_limit`: per proof;
-    `total`: seconds for all of them, after which the verdict is unknown)."""
+@dataclass(frozen=True)
+class Step:
+    """Where a repair is, told to `progress` before each proof: proofs so far (this one counted),
+    seconds, the edit being proven (None: the puzzle itself) and edits passed over without a proof."""
+
+    tried: int
+    seconds: float
+    edit: Edit | None
+    passed: int
+
+    def words(self) -> str:
+        """The step in a line, e.g. `fix: proof 12, 3.4 s (5 edits passed over): add a wall between r1c1 and r1c2`."""
+        doing = self.edit.words() if self.edit else "solving the puzzle twice"
+        passed = f" ({self.passed} edits passed over)" if self.passed else ""
+        return f"fix: proof {self.tried}, {self.seconds:.1f} s{passed}: {doing}"
+
+
+Progress = Callable[[Step], None]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An edit, the puzzle it makes, and the solution of that puzzle it was made to keep (None: a move)."""
+
+    edit: Edit
+    puzzle: Puzzle
+    keeps: Solution | None
+
+
+def fix(puzzle: Puzzle, time_limit: float | None = None, tries: int = TRIES, progress: Progress | None = None) -> Fixed:
+    """The puzzle made unique by the smallest edit found, or why not (`time_limit`: seconds for the
+    whole repair, after which the verdict is unknown; `progress`: told of each proof)."""
     began = time.perf_counter()
-    found = _proof(puzzle, time_limit)
+    deadline = Deadline(time_limit, began)
+
+    def told(tried: int, edit: Edit | None, passed: int) -> None:
+        if progress is not None:
+            progress(Step(tried, time.perf_counter() - began, edit, passed))
+
+    def answer(verdict: str, tried: int, passed: int, candidate: Candidate | None = None, solution=None) -> Fixed:
+        edited, edit = (candidate.puzzle, candidate.edit) if candidate else (puzzle, None)
+        return Fixed(verdict, edited, solution, edit, tried, time.perf_counter() - began, passed)
+
+    told(1, None, 0)
+    found = two(puzzle, deadline)
     if found.verdict is not Verdict.NOT_UNIQUE:
         verdict = {Verdict.UNIQUE: "unique", Verdict.UNSOLVABLE: "unsolvable"}.get(found.verdict, "unknown")
-        solution = found.solutions[0] if found.verdict is Verdict.UNIQUE else None
-        return Fixed(verdict, puzzle, solution, None, 1, time.perf_counter() - began)
-    tried = 1
-    for edit, edited in edits(puzzle, found):
+        return answer(verdict, 1, 0, solution=found.solutions[0] if found.verdict is Verdict.UNIQUE else None)
+    seen, tried, passed = list(found.solutions), 1, 0
+    for candidate in edits(puzzle, found):
         if tried >= tries:
             break
-        left = None if total is None else total - (time.perf_counter() - began)
-        if left is not None and left <= 0:
-            return Fixed("unknown", puzzle, None, None, tried, time.perf_counter() - began)
+        if any(survives(candidate, puzzle, other) for other in seen):
+            passed += 1
+            continue
         tried += 1
-        after = _proof(edited, time_limit if left is None else min(time_limit or left, left))
+        told(tried, candidate.edit, passed)
+        after = proof(candidate, deadline)
         if after.verdict is Verdict.UNIQUE:
-            return Fixed("fixed", edited, after.solutions[0], edit, tried, time.perf_counter() - began)
-    return Fixed("not fixed", puzzle, None, None, tried, time.perf_counter() - began)
+            return answer("fixed", tried, passed, candidate, after.solutions[0])
+        if after.verdict is Verdict.UNKNOWN:
+            return answer("unknown", tried, passed)
+        seen.extend(back for back in (carried_back(candidate, puzzle, s) for s in after.solutions) if back)
+    return answer("not fixed", tried, passed)
 
 
-def _proof(puzzle: Puzzle, time_limit: float | None) -> Uniqueness:
-    return uniqueness(puzzle, time_limit=time_limit, workers=1, random_seed=0)
+def two(puzzle: Puzzle, deadline: Deadline) -> Uniqueness:
+    """The puzzle solved twice, by the deadline: two distinct solutions, one (unique), or none."""
+    began = time.perf_counter()
+    first = _solve(puzzle, (), deadline)
+    if first.solution is None:
+        verdict = Verdict.UNSOLVABLE if first.status is Status.UNSOLVABLE else Verdict.UNKNOWN
+        return Uniqueness(verdict, (), time.perf_counter() - began)
+    return _other(puzzle, first.solution, deadline, began)
 
 
-def edits(puzzle: Puzzle, found: Uniqueness) -> Iterator[tuple[Edit, Puzzle]]:
+def proof(candidate: Candidate, deadline: Deadline) -> Uniqueness:
+    """Whether the edited puzzle is unique: one solve excluding the solution the edit keeps, or for
+    a move, two solves."""
+    if candidate.keeps is None:
+        return two(candidate.puzzle, deadline)
+    return _other(candidate.puzzle, candidate.keeps, deadline, time.perf_counter())
+
+
+def _other(puzzle: Puzzle, one: Solution, deadline: Deadline, began: float) -> Uniqueness:
+    """Unique when the puzzle has no solution but `one` (a verified one), else not, with another."""
+    second = _solve(puzzle, (one,), deadline)
+    verdict = {Status.SOLVED: Verdict.NOT_UNIQUE, Status.UNSOLVABLE: Verdict.UNIQUE}.get(second.status, Verdict.UNKNOWN)
+    answers = (one,) if second.solution is None else (one, second.solution)
+    return Uniqueness(verdict, answers, time.perf_counter() - began)
+
+
+def _solve(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> SolveResult:
+    """The pipeline's solve (its race, its verifier) with what is left of the deadline."""
+    left = deadline.left()
+    if left is not None and left <= 0:
+        return SolveResult(Status.UNKNOWN, None, 0.0, 0.0, ENGINE)
+    return solve(puzzle, ENGINE, time_limit=left, exclude=list(exclude), workers=1, random_seed=0)
+
+
+def survives(candidate: Candidate, puzzle: Puzzle, solution: Solution) -> bool:
+    """Whether `solution` (of the puzzle), carried over to the edited puzzle, is a solution of it
+    other than the one the edit keeps: then the edit leaves two, and needs no proof."""
+    carried = carried_over(candidate, solution)
+    if carried is None or (candidate.keeps is not None and not _different(carried, candidate.keeps)):
+        return False
+    return not violations(candidate.puzzle, carried)
+
+
+def _different(first: Solution, second: Solution) -> bool:
+    """Whether two solutions of one puzzle differ: in a cell's colour, or in a path's steps."""
+    return bool(differ(first, second)) or any(_steps(first, c) != _steps(second, c) for c in first.paths)
+
+
+def _steps(solution: Solution, colour: Colour) -> set[frozenset[Node]]:
+    path = solution.paths[colour]
+    return {frozenset(pair) for pair in zip(path, path[1:], strict=False)}
+
+
+def carried_over(candidate: Candidate, solution: Solution) -> Solution | None:
+    """A solution of the puzzle as the edited puzzle would have it, or None when it cannot: the same
+    paths across a wall; for a pair, the path split where the edit splits it, when it steps there."""
+    edit = candidate.edit
+    if edit.kind == "wall":
+        return solution
+    if edit.kind != "pair" or edit.new_colour is None:
+        return None
+    a, b = edit.cells
+    start = candidate.puzzle.endpoints[edit.colour][0]
+    path = solution.paths[edit.colour]
+    path = path if path[0] == start else path[::-1]
+    cut = next((i for i in range(1, len(path)) if path[i - 1] == a and path[i] == b), None)
+    if cut is None:
+        return None
+    return Solution({**solution.paths, edit.colour: path[:cut], edit.new_colour: path[cut:]})
+
+
+def carried_back(candidate: Candidate, puzzle: Puzzle, solution: Solution) -> Solution | None:
+    """A solution of the edited puzzle as a solution of the puzzle, when it is one (verified): the
+    same paths without the wall; for a pair, the two halves joined again."""
+    edit = candidate.edit
+    if edit.kind == "wall":
+        back = solution
+    elif edit.kind == "pair" and edit.new_colour is not None:
+        paths = dict(solution.paths)
+        first, second = paths[edit.colour], paths.pop(edit.new_colour)
+        first = first if first[-1] == edit.cells[0] else first[::-1]
+        second = second if second[0] == edit.cells[1] else second[::-1]
+        back = Solution({**paths, edit.colour: first + second})
+    else:
+        return None
+    return None if violations(puzzle, back) else back
+
+
+def edits(puzzle: Puzzle, found: Uniqueness) -> Iterator[Candidate]:
     """Each edit to try, with the puzzle it makes: walls, then moves, then pairs (module doc)."""
     first, second = found.solutions
-    differ = set(found.differences())
+    differ_at = set(found.differences())
     if puzzle.walls():
         yield from _walls(puzzle, found)
-    yield from _moves(puzzle, first, second, differ)
-    for solution in (first, second):
-        yield from _pairs(puzzle, solution, differ)
+    yield from _moves(puzzle, first, second)
+    yield from _pairs(puzzle, (first, second), differ_at)
 
 
-def _walls(puzzle: Puzzle, found: Uniqueness) -> Iterator[tuple[Edit, Puzzle]]:
-    """A wall across each step taken by one solution only, between two plain cells that touch."""
+def _kept(edit: Edit, edited: Puzzle, solution: Solution) -> Candidate | None:
+    """The candidate, when the solution it was made to keep is one of the edited puzzle (verified)."""
+    return None if violations(edited, solution) else Candidate(edit, edited, solution)
+
+
+def _walls(puzzle: Puzzle, found: Uniqueness) -> Iterator[Candidate]:
+    """A wall across each step taken by one solution only, between two plain cells that touch; it
+    keeps the solution that does not take the step."""
+    taken = [{frozenset(pair) for c in s.paths for pair in _steps(s, c)} for s in found.solutions]
     for a, b in found.different_steps():
         if len(a) != 2 or len(b) != 2 or not puzzle.touches(a, b):
             continue
@@ -119,10 +266,13 @@ def _walls(puzzle: Puzzle, found: Uniqueness) -> Iterator[tuple[Edit, Puzzle]]:
         neighbours[a] = tuple(n for n in neighbours[a] if n != b)
         neighbours[b] = tuple(n for n in neighbours[b] if n != a)
         if neighbours[a] and neighbours[b]:
-            yield Edit("wall", "", (a, b)), replace(puzzle, neighbours=neighbours)
+            keeps = found.solutions[0] if frozenset((a, b)) in taken[1] else found.solutions[1]
+            candidate = _kept(Edit("wall", "", (a, b)), replace(puzzle, neighbours=neighbours), keeps)
+            if candidate:
+                yield candidate
 
 
-def _moves(puzzle: Puzzle, first: Solution, second: Solution, differ: set[Cell]) -> Iterator[tuple[Edit, Puzzle]]:
+def _moves(puzzle: Puzzle, first: Solution, second: Solution) -> Iterator[Candidate]:
     """Each endpoint of a colour whose two paths differ, moved to each free plain cell within
     MOVE_REACH steps, the nearest first."""
     taken = set(puzzle.endpoint_colour())
@@ -136,13 +286,20 @@ def _moves(puzzle: Puzzle, first: Solution, second: Solution, differ: set[Cell])
                 pair = list(puzzle.endpoints[colour])
                 pair[end] = target
                 endpoints = {**puzzle.endpoints, colour: (pair[0], pair[1])}
-                yield Edit("move", colour, (cell_of(start), cell_of(target))), replace(puzzle, endpoints=endpoints)
+                edit = Edit("move", colour, (cell_of(start), cell_of(target)))
+                yield Candidate(edit, replace(puzzle, endpoints=endpoints), None)
 
 
 def _near(puzzle: Puzzle, start: Node, reach: int) -> list[Node]:
     """Nodes within `reach` steps of `start` (not it), nearest first, in reading order within a distance."""
-    distance = {start: 0}
-    queue = deque([start])
+    distance = _distances(puzzle, [start], reach)
+    return sorted((n for n in distance if n != start), key=lambda n: (distance[n], n))
+
+
+def _distances(puzzle: Puzzle, starts: Iterable[Node], reach: int) -> dict[Node, int]:
+    """Steps from the nearest of `starts` to each node within `reach`."""
+    distance = dict.fromkeys(starts, 0)
+    queue = deque(distance)
     while queue:
         node = queue.popleft()
         if distance[node] < reach:
@@ -150,23 +307,36 @@ def _near(puzzle: Puzzle, start: Node, reach: int) -> list[Node]:
                 if near not in distance:
                     distance[near] = distance[node] + 1
                     queue.append(near)
-    return sorted((n for n in distance if n != start), key=lambda n: (distance[n], n))
+    return distance
 
 
-def _pairs(puzzle: Puzzle, solution: Solution, differ: set[Cell]) -> Iterator[tuple[Edit, Puzzle]]:
-    """Each path of the solution split between two cells, one of them where the solutions differ,
-    into halves of SHORTEST cells or more; a new colour takes the second half."""
+def _pairs(puzzle: Puzzle, solutions: Sequence[Solution], differ_at: set[Cell]) -> Iterator[Candidate]:
+    """Each path of either solution split between two cells, one of them where the solutions differ,
+    into halves of SHORTEST cells or more; a new colour takes the second half. Cuts deepest inside
+    the region where the solutions differ come first (a cut at its edge leaves the most room)."""
     from cpflow.workflows.generate.order import SHORTEST
     from cpflow.workflows.generate.prove import NAMES
 
     new = next((name for name in NAMES if name not in puzzle.endpoints), f"{len(puzzle.endpoints) + 1}")
-    for colour, path in solution.paths.items():
+    outside = [node for node in puzzle.nodes if cell_of(node) not in differ_at]
+    depth = _distances(puzzle, outside, len(puzzle.nodes))
+    cuts = []
+    for which, solution in enumerate(solutions):
+        for colour, path in solution.paths.items():
+            start, end = puzzle.endpoints[colour]
+            path = path if path[0] == start else path[::-1]
+            for i in range(SHORTEST, len(path) - SHORTEST + 1):
+                a, b = path[i - 1], path[i]
+                if len(a) == 2 and len(b) == 2 and {cell_of(a), cell_of(b)} & differ_at:
+                    cuts.append((-depth.get(a, 0) - depth.get(b, 0), which, colour, i))
+    for _, which, colour, i in sorted(cuts, key=lambda cut: cut[0]):
+        solution = solutions[which]
         start, end = puzzle.endpoints[colour]
-        path = path if path[0] == start else path[::-1]
-        for i in range(SHORTEST, len(path) - SHORTEST + 1):
-            a, b = path[i - 1], path[i]
-            if len(a) != 2 or len(b) != 2 or not {cell_of(a), cell_of(b)} & differ:
-                continue
-            endpoints = {**puzzle.endpoints, colour: (start, a), new: (b, end)}
-            edit = Edit("pair", colour, (cell_of(a), cell_of(b)), new, cell_of(end))
-            yield edit, replace(puzzle, endpoints=endpoints)
+        path = solution.paths[colour] if solution.paths[colour][0] == start else solution.paths[colour][::-1]
+        a, b = path[i - 1], path[i]
+        endpoints = {**puzzle.endpoints, colour: (start, a), new: (b, end)}
+        edit = Edit("pair", colour, (cell_of(a), cell_of(b)), new, cell_of(end))
+        keeps = Solution({**solution.paths, colour: path[:i], new: path[i:]})
+        candidate = _kept(edit, replace(puzzle, endpoints=endpoints), keeps)
+        if candidate:
+            yield candidate
