@@ -90,12 +90,13 @@ def test_the_check_finds_an_engine_a_deduction_and_a_workflows_function():
     assert computing("cpflow.board.formats", ["picture"]) == []
 
 
-# The outputs for an unsolvable puzzle, as they were when the writers still worked out why themselves.
+# The outputs for an unsolvable puzzle, as they were when the writers still worked out why themselves
+# (the set found since issue 39 starts where the rules refute the board: another minimal set, r1c2 and r2c1).
 TEXT = """\
 # {name}: unsolvable in {seconds} s
-# why: r1c6 and r2c5 cannot both be covered, whichever colours connect.
-# R.G..*
-# ....*.
+# why: r1c2 and r2c1 cannot both be covered, whichever colours connect.
+# R*G...
+# *.....
 # B....R
 # ......
 # ......
@@ -103,8 +104,8 @@ TEXT = """\
 """
 WHY = {
     "connect": [],
-    "cover": [[0, 5], [1, 4]],
-    "sentence": "r1c6 and r2c5 cannot both be covered, whichever colours connect.",
+    "cover": [[0, 1], [1, 0]],
+    "sentence": "r1c2 and r2c1 cannot both be covered, whichever colours connect.",
     "minimal": True,
 }
 GRID = ["R.G...", "......", "B....R", "......", "......", "..G..B"]
@@ -132,7 +133,7 @@ def test_the_json_of_an_unsolvable_puzzle_says_why_as_before():
     assert record["status"] == "unsolvable" and record["paths"] == {} and record["grid"] == GRID
     why = record["why"]
     assert {key: why[key] for key in WHY} == WHY
-    assert [witness["drop"] for witness in why["witnesses"]] == [{"cover": [0, 5]}, {"cover": [1, 4]}]
+    assert [witness["drop"] for witness in why["witnesses"]] == [{"cover": [0, 1]}, {"cover": [1, 0]}]
     proof = json.loads(runner.invoke(app, ["unique", UNSOLVABLE, "--format", "json"]).stdout)
     assert proof["verdict"] == "unsolvable" and proof["why"] == why
 

@@ -146,13 +146,13 @@ def show_solved(entries: Sequence[Entry], shown: Writer, pictures: Pictures, whe
 
     failed, statuses = False, []
     missing: list[Failed] = []
-    explain = "solved" in shown.explains
+    explain = "solved" in shown.explains or bool(pictures.svg or pictures.png)  # a picture draws the why too
     results = solve_all([e.puzzle for e in entries], where, explain, **options)
     for entry, found in answered(entries, with_progress("solving", results, len(entries)), missing):
         result = found.answer
         failed |= result.status is not Status.SOLVED
         shown.solved(entry, result, found.reason)
-        pictures.draw(entry, [result.solution] if result.solution else [])
+        pictures.draw(entry, [result.solution] if result.solution else [], found.reason.cells if found.reason else ())
         statuses.append((result.status, result.seconds))
     if len(entries) > 1:
         stderr(summary_line(statuses, sum(f.bug for f in missing)))

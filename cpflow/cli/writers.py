@@ -257,6 +257,8 @@ class Text(Writer):
         covered as `*` and the endpoints of the colours that must connect."""
         found = reason.why
         print(f"{remark}why: {reason.sentence}")
+        if found is None:
+            return
         cover = {cell_of(node) for node in found.cover}
         self.marked(puzzle, cover, {cell_of(n) for c in found.connect for n in puzzle.endpoints[c]}, remark)
 

@@ -204,6 +204,77 @@ def mistake_sentence(wrong: Sequence[Node], met: Conflict | None) -> str:
     return f"{why}. Take back {cells(wrong)} and the board can be finished."
 
 
+SHAPES = ("walled in", "crossing", "too small", "parity")  # the shapes of a why said in their own words
+
+
+def shaped(puzzle: Puzzle, connect: Sequence[str], cover: Sequence[Node]) -> tuple[str, str]:
+    """A smallest set of requirements that cannot hold, as its shape (one of SHAPES, "" for none) and
+    one sentence with its cells: a colour walled in by others' ends, colours that cross, cells in a
+    room too small for the paths that must pass, a colour that cannot fill a closed room by parity."""
+    ends = {c: puzzle.endpoints[c] for c in connect}
+    if not cover and len(connect) == 1:
+        (colour,) = connect
+        walls = _walls(puzzle, colour)
+        by = f"the ends of {_and(sorted(walls))} shut {at(ends[colour][0])} off" if walls else "no way leads"
+        return "walled in", f"{colour} is walled in: {by} from {at(ends[colour][1])}, even with every other cell empty."
+    if not cover:
+        drawn = [f"{c}'s {at(a)} to {at(b)}" for c, (a, b) in ends.items()]
+        both = "both" if len(drawn) == 2 else "all"
+        said = f"{_and(drawn)} cannot {both} be drawn, even with every other cell empty"
+        return "crossing", f"{_and(connect)} cross: {said}."
+    odd = _parity(puzzle, connect, cover)
+    if odd:
+        (colour,) = connect
+        return "parity", (
+            f"{colour} must fill the closed room of {cells(cover)} from {at(ends[colour][0])} to "
+            f"{at(ends[colour][1])}, and cannot: a path steps from dark to light squares in turn, and the room "
+            f"holds {odd[0]} dark and {odd[1]} light."
+        )
+    if connect:
+        paths = "its path" if len(connect) == 1 else "their paths"
+        return "too small", (
+            f"{cells(cover)} cannot be covered while {_and(connect)} {'connects' if len(connect) == 1 else 'connect'}: "
+            f"the room there is too small for {paths} and the cells."
+        )
+    return "too small", why_sentence(connect, cover)
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _walls(puzzle: Puzzle, colour: str) -> set[str]:
+    """The colours whose ends border what the colour's first end reaches past no other colour's end."""
+    owner = puzzle.endpoint_colour()
+    start = puzzle.endpoints[colour][0]
+    seen, stack, walls = {start}, [start], set()
+    while stack:
+        for w in puzzle.neighbours[stack.pop()]:
+            if owner.get(w, colour) != colour:
+                walls.add(owner[w])
+            elif w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return walls
+
+
+def _parity(puzzle: Puzzle, connect: Sequence[str], cover: Sequence[Node]) -> tuple[int, int] | None:
+    """(dark, light) squares of a closed room (the cells to cover and one colour's ends, bordered only
+    by the board's edge and other colours' ends) that the colour's path cannot fill by parity; else None."""
+    if puzzle.shape != "square" or len(connect) != 1:
+        return None
+    a, b = puzzle.endpoints[connect[0]]
+    room = {a, b, *cover}
+    owner = puzzle.endpoint_colour()
+    if any(w not in room and w not in owner for n in room for w in puzzle.neighbours[n]):
+        return None  # open: the path may leave it
+    dark = sum(1 for n in room if sum(cell_of(n)) % 2 == 0)
+    light = len(room) - dark
+    shade = [sum(cell_of(n)) % 2 for n in (a, b)]
+    fits = dark == light if shade[0] != shade[1] else (dark - light) == (1 if shade[0] == 0 else -1)
+    return None if fits else (dark, light)
+
+
 def why_sentence(connect: Sequence[str], cover: Sequence[Node]) -> str:
     """Why a puzzle has no solution, from a smallest set of requirements that cannot hold together."""
     colours = " and ".join(connect) if len(connect) < 3 else ", ".join(connect[:-1]) + " and " + connect[-1]

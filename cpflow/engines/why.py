@@ -150,7 +150,7 @@ class Ladder:
                 if any(model.literal(r) is None for r in wanted):
                     continue  # a requirement outside this part: a colour to connect has an endpoint outside
                 status, solution, core = model.solve(wanted, deadline)
-                if status == "infeasible":
+                if status == "infeasible" and (opened or region is None):  # a closed part proves nothing
                     self.radius = None if radius is None or self.radius is None else max(self.radius, radius)
                     return status, None, core
                 if status == "solvable" and solution is not None:

@@ -162,8 +162,17 @@ def _cells(nodes) -> list[list[int]]:
 
 
 def why(reason: Reason | None) -> dict:
-    """What a record of an unsolvable puzzle adds: `why`, when an explanation was found."""
-    return {"why": explained(reason.why)} if reason else {}
+    """What a record of an unsolvable puzzle adds: `why`, when an explanation was looked for: the set
+    and its witnesses (`explained`), its sentence, its shape (`kind`, "" for none) and the cells to
+    draw (`cells`: those to cover and the ends of the colours to connect), `found` true; or, when none
+    was found in time, `found` false and the sentence that says so."""
+    if reason is None:
+        return {}
+    if reason.why is None:
+        return {"why": {"found": False, "sentence": reason.sentence, "minimal": False}}
+    cells = [list(cell) for cell in reason.cells]
+    said = {"sentence": reason.sentence, "kind": reason.kind, "cells": cells, "found": True}
+    return {"why": explained(reason.why) | said}
 
 
 def explained(found: Why) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from cpflow.board.grid import Puzzle
+from cpflow.board.grid import Cell, Puzzle, cell_of
 from cpflow.engines.pipeline import solve
 from cpflow.results import SolveResult, Status
 
@@ -19,16 +19,21 @@ if TYPE_CHECKING:  # the explanation's model and words only for an unsolvable pu
     from cpflow.engines.why import Why
     from cpflow.workflows.unique import Uniqueness
 
-SECONDS = 10  # the most an explanation may take after the verdict, within what the time limit leaves
+SECONDS = 5  # the most an explanation may take after the verdict, within what the time limit leaves (a terminal waits)
 Answer = TypeVar("Answer", SolveResult, "Uniqueness")
 
 
 class Reason(NamedTuple):  # a named tuple, not a dataclass: a third of the cost to define (start-up time)
     """Why a puzzle has no solution, as every face shows it: a smallest set of requirements that
-    cannot hold together, each with its witness (cpflow.engines.why), and that set in words."""
+    cannot hold together, each with its witness (cpflow.engines.why), and that set in words: the
+    shape it has (`kind`: cpflow.deduce.sentences.SHAPES, or "" for none of them) and the cells to
+    draw (those to cover and the ends of the colours to connect). `why` is None when none was
+    found in the time given; the sentence says so."""
 
-    why: Why
+    why: Why | None
     sentence: str
+    kind: str = ""
+    cells: tuple[Cell, ...] = ()
 
 
 class Explained(NamedTuple, Generic[Answer]):
@@ -41,15 +46,25 @@ class Explained(NamedTuple, Generic[Answer]):
 
 def explanation(puzzle: Puzzle, status: Status, seconds: float = SECONDS) -> Reason | None:
     """For an unsolvable puzzle, a smallest set of requirements that cannot hold (cpflow.engines.why)
-    and its sentence, looked for for `seconds` at most; None for any other status, or when none was
-    found in time."""
+    and its sentence, looked for for `seconds` at most (a set the time limit stopped shrinking is
+    said to be not minimal; none found, the sentence says that); None for any other status, or
+    when no time is left."""
     if status is not Status.UNSOLVABLE or seconds <= 0:
         return None
-    from cpflow.deduce.sentences import why_sentence
+    from cpflow.deduce.sentences import shaped
     from cpflow.engines.why import why
 
+    began = time.monotonic()
     found = why(puzzle, seconds)
-    return Reason(found, why_sentence(found.connect, found.cover)) if found else None
+    took = time.monotonic() - began
+    if found is None:
+        return Reason(None, f"unsolvable; no smallest reason found in {took:.1f} s")
+    kind, sentence = shaped(puzzle, found.connect, found.cover)
+    if not found.minimal:
+        sentence += f" (not minimal: the time limit came first, after {took:.1f} s)"
+    ends = [node for colour in found.connect for node in puzzle.endpoints[colour]]
+    cells = tuple(dict.fromkeys(cell_of(node) for node in [*found.cover, *ends]))
+    return Reason(found, sentence, kind, cells)
 
 
 def solved(puzzle: Puzzle, explain: bool = True, **options) -> Explained[SolveResult]:
