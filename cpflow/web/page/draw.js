@@ -47,7 +47,7 @@ function drawCells({ board, layout }, svg) {
 
 function drawLabels({ board, layout }, svg) {
   // r1, r2, ... down the side, c1, c2, ... across the top: where the hint's `r5c1` is.
-  const small = Math.max(board.width, board.height) > 20 ? " e-axis-small" : "";
+  const small = Math.max(board.width, board.height) > 12 ? " e-axis-small" : "";
   for (let r = 0; r < board.height; r++) {
     const x = Math.min(...layout.outline([r, 0]).map((p) => p[0])) - 0.08;
     const label = el("text", { class: `e-axis${small}`, x, y: layout.centre([r, 0])[1] + 0.09, "text-anchor": "end", "data-row": r + 1 }, svg);

@@ -75,14 +75,16 @@ function drawPlay(mode, svg) {
   const { page, play } = mode;
   const { layout } = page;
   if (play.on) {
-    for (const [k, colour] of play.drawn) el("polygon", { class: "p-cell", points: pts(layout.outline(cellOf(k))), fill: colourOf(page, colour) }, svg);
+    const under = el("g", { class: "p-drawn" }, svg); // under the endpoints, whose letters stay readable
+    svg.insertBefore(under, svg.querySelector(".e-dot"));
+    for (const [k, colour] of play.drawn) el("polygon", { class: "p-cell", points: pts(layout.outline(cellOf(k))), fill: colourOf(page, colour) }, under);
     for (const k of new Set([...play.drawn.keys(), ...page.board.ends.flatMap((e) => e.cells.map(key))])) {
       const colour = colourAt(mode, k);
       for (const next of passages(mode, cellOf(k))) {
         const n = key(next);
         if (k < n && colourAt(mode, n) === colour && layout.touch(cellOf(k), next)) { // a warp's two ends are drawn apart
           const [[x1, y1], [x2, y2]] = [layout.centre(cellOf(k)), layout.centre(next)];
-          el("line", { class: "p-pipe", x1, y1, x2, y2, stroke: colourOf(page, colour), "data-pipe": `${k}|${n}` }, svg);
+          el("line", { class: "p-pipe", x1, y1, x2, y2, stroke: colourOf(page, colour), "data-pipe": `${k}|${n}` }, under);
         }
       }
     }
@@ -289,6 +291,7 @@ function setPlaying(mode, on) {
   play.marks = null;
   playChanged(mode);
   if (on) say("Play: drag from an endpoint to draw its path. Hint shows the next step; Undo takes a stroke back.");
+  else say("Play stopped: the board is in the editor (the drawing is kept for the next Play).");
 }
 
 function playFrom(mode, cells) {
