@@ -248,3 +248,108 @@ def test_the_command_line_the_api_and_the_page_offer_the_grades_hints_give():
     assert GenerateAsk.model_json_schema()["properties"]["grade"]["anyOf"][0]["enum"] == list(GRADES)
     page = TestClient(create_app(), base_url="http://127.0.0.1:8000").get("/").text
     assert f'"grades": {json.dumps(list(GRADES))}' in page
+
+
+TWO_SOLUTIONS = PUZZLES / "designs" / "two_solutions_4x4.txt"
+
+
+def test_a_puzzle_of_two_solutions_is_said_to_have_several_where_a_guess_would_be(tmp_path):
+    from cpflow.board.grid import differ
+    from cpflow.board.verify import violations
+    from cpflow.workflows.hints import NOT_UNIQUE
+
+    puzzle = load(TWO_SOLUTIONS)[0]
+    said = hint(puzzle)
+    assert said.status == NOT_UNIQUE and said.step is None
+    assert "more than one solution" in said.reason and "r1c2" in said.reason
+    first, second = said.solutions
+    assert not violations(puzzle, first) and not violations(puzzle, second)
+    assert set(said.differ) == set(differ(first, second)) and said.differ
+    assert grade([said]).grade is None and grade([said]).end == NOT_UNIQUE
+
+
+def test_cli_hint_and_grade_say_several_solutions_and_exit_1():
+    done = cpflow("hint", str(TWO_SOLUTIONS))
+    assert done.returncode == 1 and "not-unique: this puzzle has more than one solution" in done.stdout
+    record = json.loads(cpflow("hint", "-f", "json", str(TWO_SOLUTIONS)).stdout)
+    assert record["status"] == "not-unique" and len(record["solutions"]) == 2 and [0, 1] in record["cells"]
+    graded = cpflow("grade", str(TWO_SOLUTIONS), str(PUZZLES / "gen_5x5_01.txt"))
+    assert graded.returncode == 1
+    assert graded.stdout.splitlines()[0].startswith(f"{TWO_SOLUTIONS}: not-unique")
+    assert "expert" not in graded.stdout
+
+
+def what_ifs_of(path):
+    """Each what if of depth 1 in the chain of a puzzle of puzzles/, with every what if that works at its
+    rules (the simpler rules first, as the step is chosen)."""
+    import functools
+
+    from cpflow.deduce import whatifs
+    from cpflow.deduce.rulebook import ALL
+    from cpflow.deduce.rules import Graph
+    from cpflow.deduce.settle import settle
+
+    puzzle, solution = stored(path)
+    before = puzzle
+    for found in chain(puzzle, known=solution):
+        step = found.step
+        if step and step.kind == "what if" and step.depth == 1:
+            settled = whatifs.kept(Graph(before).start(), ALL)
+            settle(settled)
+            assume = functools.partial(whatifs._assume, depth=1)
+            every = next(
+                f for allow in (0, ALL) if (f := list(whatifs.every_what_if(settled, solution, allow, assume)))
+            )
+            yield whatifs.WhatIf(step.colour, step.cells, step.origin, step.assumptions), every
+        before = found.play
+
+
+def test_the_what_if_given_has_the_shortest_chain_of_those_that_work():
+    seen = 0
+    for given, every in what_ifs_of(PUZZLES / "gen_10x10_09.txt"):
+        assert given.length == min(w.length for w in every)
+        seen += len({w.length for w in every}) > 1
+    assert seen, "some step had what ifs of different lengths to choose from"
+
+
+def test_a_what_if_chain_names_only_what_its_contradiction_needs_and_every_link_follows_from_a_rule():
+    for given, _ in what_ifs_of(PUZZLES / "gen_10x10_01.txt"):
+        for a in given.assumptions:
+            assert a.chain[0].rule == "assumed" and len(a.chain) <= a.coloured
+            assert all(link.rule != "assumed" for link in a.followed)
+            assert all(link.rule in {"degree", "colour", "chamber", "reach", "corner", "touch"} for link in a.followed)
+
+
+REASONED = [p for p in SMALL + sorted(PUZZLES.glob("holes_*.txt")) + sorted(PUZZLES.glob("hex_*.txt"))]
+
+
+def test_what_if_reasons_are_at_most_200_characters_on_the_projects_puzzles():
+    """The issue's measure (bench/whatifs.py on the game's levels): 95% of what-if reasons within 200."""
+    lengths = [
+        len(h.reason)
+        for path in REASONED
+        if not path.name.endswith(".solution.txt")
+        for h in assert_chain_reaches(*stored(path))
+        if h.step and h.step.kind == "what if"
+    ]
+    assert len(lengths) >= 20
+    assert sum(n <= 200 for n in lengths) >= 0.95 * len(lengths), sorted(lengths)[-10:]
+
+
+def test_cli_explain_prints_a_what_if_chain_step_by_step_and_json_carries_it():
+    path = str(PUZZLES / "gen_10x10_01.txt")
+    lines = cpflow("hint", path, "--all", "--explain", "-f", "text").stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "step (what if)" in line)
+    shown = lines[start : next(i for i in range(start, len(lines)) if lines[i].startswith("    So "))]
+    assert any(line.startswith("    If ") and line.endswith(":") for line in shown)
+    assert any(line.startswith("      1. r") and " is " in line for line in shown)
+    assert any(line.startswith("      then ") for line in shown)
+    records = [json.loads(line) for line in cpflow("hint", path, "--all", "-f", "json").stdout.splitlines()]
+    what_if = next(r for r in records if r.get("rule") == "what if")
+    for assumed in what_if["assumptions"]:
+        assert assumed["chain"][0]["rule"] == "assumed"
+        for link in assumed["chain"]:
+            assert set(link) == {"cell", "colour", "rule", "says"} and 0 <= min(link["cell"]) <= max(link["cell"]) < 10
+        assert assumed["contradiction"]["says"] and assumed["contradiction"]["cells"]
+    plain = cpflow("hint", path, "--all", "-f", "text").stdout
+    assert "      1. r" not in plain

@@ -113,7 +113,7 @@ def _chain(group: Sequence[Assumption], named: int, several: bool = False) -> st
     if not followed:
         return met + inside
     if len(followed) > named:
-        return f"{len(followed)} cell{'s' * (len(followed) > 1)} would follow{inside}, then {met}"
+        return f"{len(followed)} {'cells follow' if len(followed) > 1 else 'cell follows'}{inside}, then {met}"
     by_colour: dict[str, list[Node]] = {}
     for link in followed:
         by_colour.setdefault("that colour" if several and link.colour == a.colour else link.colour, []).append(
@@ -194,7 +194,7 @@ def several_sentence(differ: Sequence[Node], named: int = 6) -> str:
         else f"{', '.join(map(at, differ[:named]))} and {len(differ) - named} more"
     )
     return (
-        f"This puzzle has more than one solution: two of them differ at {where}, so no rule can decide the next cell."
+        f"this puzzle has more than one solution: two of them differ at {where}, so no rule can decide the next cell."
     )
 
 
