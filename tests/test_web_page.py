@@ -814,3 +814,14 @@ def test_play_clears_the_answer_shown_going_in_and_out(page, server):
     page.wait_for_selector("#result svg")
     page.click("#play")  # out of Play
     assert page.locator("#result svg").count() == 0 and not page.locator("#play-bar").is_visible()
+
+
+def test_a_full_play_whose_path_touches_itself_is_not_solved(phone, server):
+    """Every cell drawn and each colour joined end to end, but R runs beside itself (r1c3, r1c4, r2c3, r2c4)."""
+    open_puzzle(phone, server, "R...\n.BR.\n...B\n")
+    phone.click("#play")
+    touch_drag(phone, [(1, 2), (1, 3), (0, 3), (0, 2), (0, 1), (0, 0)])
+    touch_drag(phone, [(0, 0), (1, 0), (2, 0)])
+    touch_drag(phone, [(1, 1), (2, 1), (2, 2), (2, 3)])
+    phone.wait_for_selector("#status:has-text('not every rule holds')")
+    assert "Solved" not in phone.inner_text("#status")
