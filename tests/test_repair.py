@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 import subprocess
 import sys
+import time
 from random import Random
 
 import pytest
@@ -13,12 +16,13 @@ from conftest import PUZZLES
 from cpflow.board.formats import load
 from cpflow.board.grid import Puzzle, cell_of
 from cpflow.board.verify import violations
+from cpflow.cli.progress import status_line
 from cpflow.errors import GenerationFailed
 from cpflow.workflows.generate.carve import carve
 from cpflow.workflows.generate.cover import cover
 from cpflow.workflows.generate.order import plain
 from cpflow.workflows.generate.prove import puzzle_of
-from cpflow.workflows.repair import fix
+from cpflow.workflows.repair import Step, edits, fix, survives
 from cpflow.workflows.unique import Verdict, uniqueness
 
 TWO_SOLUTIONS = PUZZLES / "designs" / "two_solutions_4x4.txt"  # blue and green can trade columns (test_unique's)
@@ -28,8 +32,9 @@ def cpflow(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "cpflow", *args], capture_output=True, text=True, timeout=120)
 
 
+@functools.cache
 def not_unique(walls: int, wanted: int = 3) -> list[Puzzle]:
-    """Covers the generator made, left unrepaired, that have more than one solution (7x7)."""
+    """Covers the generator made, left unrepaired, that have more than one solution (7x7; made once)."""
     found, rng = [], Random(walls)
     while len(found) < wanted:
         board_ = carve(plain(7, 7), 0, walls, rng) if walls else plain(7, 7)
@@ -100,3 +105,72 @@ def test_cli_fix_prints_the_edit_writes_the_puzzle_and_says_so_in_its_exit_code(
     bad.write_text("R.\n.Q\n")
     refused = cpflow("fix", str(bad))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr and len(refused.stderr.splitlines()) == 1
+
+
+def test_edits_are_where_the_two_solutions_differ_each_keeping_one_and_ruling_out_the_other():
+    for walls in (0, 6):
+        for puzzle in not_unique(walls)[:2]:
+            found = uniqueness(puzzle)
+            differ = set(found.differences())
+            changed = {c for c in puzzle.colours if differ & {cell_of(n) for n in found.solutions[0].paths[c]}}
+            depths = []
+            for candidate in edits(puzzle, found):
+                cells = set(candidate.edit.cells)
+                if candidate.edit.kind == "move":
+                    assert candidate.edit.colour in changed and candidate.keeps is None
+                    continue
+                assert violations(candidate.puzzle, candidate.keeps) == []  # the solution it keeps, verified
+                others = [s for s in found.solutions if survives(candidate, puzzle, s)]
+                assert others == []  # neither solution survives it as a second one
+                if candidate.edit.kind == "wall":
+                    assert candidate.edit.cells in found.different_steps()
+                else:
+                    assert cells & differ
+                    depths.append(len(cells & differ))
+            assert depths and depths == sorted(depths, reverse=True)  # cuts inside the region first (both cells)
+
+
+def test_every_proof_is_told_to_the_progress_callback_and_the_library_prints_nothing(capsys):
+    steps: list[Step] = []
+    found = fix(not_unique(0)[0], progress=steps.append)
+    assert found.verdict == "fixed" and capsys.readouterr() == ("", "")
+    assert [step.tried for step in steps] == list(range(1, found.tried + 1))
+    assert steps[0].edit is None and steps[-1].edit == found.edit
+    assert steps[-1].words().startswith(f"fix: proof {found.tried}, ") and found.edit.words() in steps[-1].words()
+
+
+def test_the_time_limit_is_for_the_whole_repair():
+    puzzle = not_unique(0)[0]
+    steps: list[Step] = []
+
+    def slow(step: Step) -> None:  # the third proof starts after the whole limit has passed
+        steps.append(step)
+        if step.tried == 3:
+            time.sleep(0.5)
+
+    found = fix(puzzle, time_limit=0.4, progress=slow)
+    assert found.verdict == "unknown" and found.tried == 3 and found.edit is None and found.puzzle == puzzle
+    assert fix(puzzle, time_limit=1e-9).verdict == "unknown"
+
+
+def test_cli_fix_out_of_time_says_so_in_one_line_and_exits_3(tmp_path):
+    out = tmp_path / "fixed.txt"
+    done = cpflow("fix", str(TWO_SOLUTIONS), "--time-limit", "0.000001", "--format", "text", "--out", str(out))
+    assert done.returncode == 3 and not out.exists()
+    (line,) = done.stdout.splitlines()
+    assert line.startswith(f"{TWO_SOLUTIONS}: the time limit ran out before an edit was proven unique (1 proofs, ")
+    assert done.stderr == ""  # not a terminal: no progress
+
+
+def test_progress_is_shown_on_stderr_only_when_it_is_a_terminal(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with status_line("fix") as show:
+        assert show is None
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    with status_line("fix") as show:
+        assert show is not None
+        show("fix: proof 2, 0.1 s: add a wall between r1c1 and r1c2")
