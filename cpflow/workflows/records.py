@@ -11,7 +11,6 @@ from cpflow.board.formats import drawn_paths, rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
 
 if TYPE_CHECKING:  # answers' types: a record is made of an answer already there (start-up time)
-    from cpflow.deduce.steps import Step
     from cpflow.engines.why import Why
     from cpflow.results import SolveResult
     from cpflow.workflows.hints import Grade, Hint
@@ -84,7 +83,7 @@ def hinted(found: Hint) -> dict:
         if step.by is not None:
             record["by"] = step.by
         if step.assumptions:
-            record |= {"depth": step.depth, "assumptions": assumed(step)}
+            record |= {"depth": step.depth, "assumptions": assumed(found)}
     if found.wrong or found.differ:
         record["cells"] = _cells(found.wrong or found.differ)
     if found.solutions:
@@ -94,10 +93,12 @@ def hinted(found: Hint) -> dict:
     return record | {"reason": found.reason, "play": play_rows(found.play)}
 
 
-def assumed(step: Step) -> list[dict]:
+def assumed(found: Hint) -> list[dict]:
     """A what if's alternatives, each with its chain to play cell by cell: each cell the rules colour,
     its colour, the rule and what it says, then the contradiction they meet and what it says."""
     from cpflow.deduce.sentences import contradiction, link_words
+
+    assert found.step is not None  # a what if's hint
 
     return [
         {
@@ -112,7 +113,7 @@ def assumed(step: Step) -> list[dict]:
                 "says": contradiction(a.conflict),
             },
         }
-        for a in step.assumptions
+        for a in found.step.assumptions
     ]
 
 
