@@ -1,4 +1,4 @@
-"""Repairing a puzzle with more than one solution: the smallest edit that leaves exactly one.
+"""Repairing a puzzle with more than one solution: one edit that leaves exactly one.
 
 `fix` solves the puzzle twice (two distinct solutions, or a proof that it has one or none),
 then tries one edit at a time where the two differ, and keeps the first proven to leave
@@ -6,13 +6,14 @@ exactly one solution:
 
 1. a wall (on boards that have walls): across a step one solution takes and the other
    does not, which rules out the other and keeps the one;
-2. one endpoint moved: an endpoint of a colour whose paths differ, to a free cell at most
-   MOVE_REACH steps away (nearest first);
-3. a pair of endpoints added: a path of one of the solutions split in two between cells
+2. a pair of endpoints added: a path of one of the solutions split in two between cells
    where the solutions differ (the generator's repair, cpflow.workflows.generate.cover.split),
    the cuts deepest inside the region where they differ first: that path's colour ends at
    the first new endpoint, and a new colour runs from the second to the path's old end,
-   whose dot takes the new colour.
+   whose dot takes the new colour;
+3. one endpoint moved: an endpoint of a colour whose paths differ, to a free cell at most
+   MOVE_REACH steps away (nearest first). Moves come last: each takes two solves, and on the
+   boards of bench/fix.py every move failed where the first pair then succeeded (docs/figures/fix.md).
 
 Every proof is a solve of the pipeline (cpflow.engines.pipeline.solve): the front end's search
 and CP-SAT side by side, the first to answer wins, and every answer passes the verifier. A
@@ -241,13 +242,12 @@ def carried_back(candidate: Candidate, puzzle: Puzzle, solution: Solution) -> So
 
 
 def edits(puzzle: Puzzle, found: Uniqueness) -> Iterator[Candidate]:
-    """Each edit to try, with the puzzle it makes: walls, then moves, then pairs (module doc)."""
+    """Each edit to try, with the puzzle it makes: walls, then pairs, then moves (module doc)."""
     first, second = found.solutions
-    differ_at = set(found.differences())
     if puzzle.walls():
         yield from _walls(puzzle, found)
+    yield from _pairs(puzzle, (first, second), set(found.differences()))
     yield from _moves(puzzle, first, second)
-    yield from _pairs(puzzle, (first, second), differ_at)
 
 
 def _kept(edit: Edit, edited: Puzzle, solution: Solution) -> Candidate | None:
