@@ -14,7 +14,7 @@ import pytest
 
 from conftest import PUZZLES
 from cpflow.board.formats import load
-from cpflow.board.grid import Puzzle, cell_of
+from cpflow.board.grid import Puzzle, cell_of, differ
 from cpflow.board.verify import violations
 from cpflow.cli.progress import status_line
 from cpflow.errors import GenerationFailed
@@ -22,7 +22,7 @@ from cpflow.workflows.generate.carve import carve
 from cpflow.workflows.generate.cover import cover
 from cpflow.workflows.generate.order import plain
 from cpflow.workflows.generate.prove import puzzle_of
-from cpflow.workflows.repair import Step, edits, fix, survives
+from cpflow.workflows.repair import Step, carried_back, carried_over, edits, fix, survives
 from cpflow.workflows.unique import Verdict, uniqueness
 
 TWO_SOLUTIONS = PUZZLES / "designs" / "two_solutions_4x4.txt"  # blue and green can trade columns (test_unique's)
@@ -174,3 +174,16 @@ def test_progress_is_shown_on_stderr_only_when_it_is_a_terminal(monkeypatch):
     with status_line("fix") as show:
         assert show is not None
         show("fix: proof 2, 0.1 s: add a wall between r1c1 and r1c2")
+
+
+def test_a_solution_carried_over_an_edit_and_back_is_the_same_and_verified():
+    puzzle = not_unique(0)[0]
+    found = uniqueness(puzzle)
+    for candidate in edits(puzzle, found):
+        if candidate.edit.kind != "pair":
+            continue
+        kept = next(s for s in found.solutions if carried_over(candidate, s) is not None)
+        over = carried_over(candidate, kept)
+        assert violations(candidate.puzzle, over) == [] and not differ(over, candidate.keeps)
+        back = carried_back(candidate, puzzle, candidate.keeps)
+        assert back is not None and violations(puzzle, back) == [] and not differ(back, kept)
