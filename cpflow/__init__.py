@@ -31,7 +31,7 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   runs, an item's failure), cluster (batches on Dask: the `dask` extra, imported only with
   --cluster), inputs, streams, records (the JSON records
   of answers), unsolvable (a solve or a proof with why, when unsolvable: worked out before
-  anything is printed), hints (hints checked against a solution), repair (fix: the smallest
+  anything is printed), hints (hints checked against a solution), repair (fix: one proven
   edit that leaves one solution), shots (screenshots as input, told by their first bytes)
 - pictures/: palette (colours), scene (a board as shapes), svg, raster (PNG, GIF), files
   (pictures to files), terminal (the board in colour in a terminal)
