@@ -7,7 +7,8 @@
 // the stroke's last cell takes it back. Mouse, pen and touch alike (Pointer Events). Each stroke can be
 // undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
 // verifier stands behind): "Solved!" with the moves and the time, or a rule broken, shown when Hint is pressed.
-// Going into Play or out of it clears the answer shown beside the board. A hint's cells are shown in its colour with the cells that force it outlined, and
+// Going into Play or out of it clears the answer shown beside the board.
+// A hint's cells are shown in its colour with the cells that force it outlined, and
 // Apply draws them; a mistake's cells are crossed out; an unsolvable puzzle shows why (`why`: cells that
 // must be covered, colours that must connect), from a hint or from Solve and Unique.
 // It registers on the page's hooks: "draw" draws the play over the board, "changed" (the board was edited)
@@ -31,11 +32,13 @@ export function startPlay(page) {
     hints: 0, // hints applied
     began: null, // when Play started on this board (performance.now())
     version: 0, // counts changes to the play, so that a check of an older play is not shown
+    took: null, // seconds from the start of Play to "Solved!", once solved (until the play changes)
   };
   const mode = { page, play };
   page.hooks.on("draw", (svg) => drawPlay(mode, svg));
   page.hooks.on("changed", () => {
-    Object.assign(play, { drawn: new Map(), undos: [], marks: null, moves: 0, hints: 0, began: null, version: play.version + 1 });
+    Object.assign(play, { drawn: new Map(), undos: [], marks: null, moves: 0, hints: 0, began: null });
+    edited(play);
     if (play.on) setPlaying(mode, false); // a new board (loaded, or made anew) starts in the editor
   });
   page.hooks.on("answered", (kind, answer) => {
@@ -117,7 +120,7 @@ function onDown(mode, event) {
   const colour = cell && colourAt(mode, key(cell));
   if (!colour) return;
   event.preventDefault();
-  play.version++;
+  edited(play);
   try {
     $("editor").setPointerCapture(event.pointerId); // the stroke goes on outside the board, as a drag does
   } catch (_) {} // a pointer the browser no longer knows: the stroke still works inside the board
@@ -169,7 +172,7 @@ function undo(mode) {
   if (!play.undos.length) return;
   play.drawn = play.undos.pop();
   play.marks = null;
-  play.version++;
+  edited(play);
   playChanged(mode);
   say("Undone.");
   checkIfDrawn(mode);
@@ -221,7 +224,7 @@ function apply(mode) {
   play.marks = null;
   play.moves++;
   play.hints++;
-  play.version++;
+  edited(play);
   playChanged(mode);
   say("Drawn. Go on, or ask for another hint.");
   checkIfDrawn(mode);
@@ -260,8 +263,15 @@ async function checkIfDrawn(mode) {
   }
 }
 
+function edited(play) {
+  // The play changed: a check under way is of an older play, and a time of solving no longer holds.
+  play.version++;
+  play.took = null;
+}
+
 function saySolved({ play }) {
-  const took = Math.round((performance.now() - (play.began ?? performance.now())) / 1000);
+  play.took ??= Math.round((performance.now() - (play.began ?? performance.now())) / 1000);
+  const took = play.took;
   const time = took < 60 ? `${took} s` : `${Math.floor(took / 60)} min ${String(took % 60).padStart(2, "0")} s`;
   const hints = play.hints ? `, ${play.hints} hint${play.hints === 1 ? "" : "s"} applied` : "";
   say(`Solved! ${play.moves} move${play.moves === 1 ? "" : "s"} in ${time}${hints}. Every cell is drawn and every rule holds.`, "ok");
@@ -302,6 +312,7 @@ function playFrom(mode, cells) {
   if (!play.on) return false;
   play.drawn = new Map(cells.map(([r, c, colour]) => [key([r, c]), colour]));
   play.undos = [];
+  edited(play);
   playChanged(mode);
   return true;
 }
@@ -319,7 +330,7 @@ function listen(mode) {
   $("apply").addEventListener("click", () => apply(mode));
   $("undo").addEventListener("click", () => undo(mode));
   $("restart").addEventListener("click", () => {
-    play.version++;
+    edited(play);
     play.undos.push(new Map(play.drawn));
     play.drawn = new Map();
     play.marks = null;
