@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import string
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from itertools import combinations
 
@@ -12,11 +14,13 @@ from brute import brute_solutions, simple_paths
 from hypothesis import HealthCheck, assume, given, settings
 from test_variants import tiny_boards
 
-from conftest import PUZZLES
+from conftest import PUZZLES, board
 from cpflow.board.formats import load
-from cpflow.board.grid import Rules, Solution
+from cpflow.board.grid import Puzzle, Rules, Solution
 from cpflow.board.verify import violations
-from cpflow.engines.why import why
+from cpflow.deduce.sentences import shaped, why_sentence
+from cpflow.engines.relaxed import size
+from cpflow.engines.why import LARGEST, Why, why
 
 TINY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 
@@ -87,3 +91,105 @@ def test_solve_says_why_in_json_and_text():
     assert any(line.startswith("why: ") for line in text.stdout.splitlines())
     stars = sum(line.count("*") for line in text.stdout.splitlines())
     assert stars == len(found["cover"])
+
+
+def rows_board(size: int, swapped: bool = False, pocket: bool = False):
+    """A size x size board, each row's colour from its first cell to its last (solvable: straight
+    lines); `swapped`: the first two rows' right ends swapped, so their colours cross; `pocket`: the last
+    row's colour ends one cell early, leaving the corner a cell no path can pass through."""
+    names = string.ascii_letters[:size]
+    ends = {name: ((r, 0), (r, size - 1)) for r, name in enumerate(names)}
+    if swapped:
+        ends[names[0]], ends[names[1]] = ((0, 0), (1, size - 1)), ((1, 0), (0, size - 1))
+    if pocket:
+        ends[names[-1]] = ((size - 1, 0), (size - 1, size - 2))
+    return Puzzle.build(size, size, ends, name="rows")
+
+
+def witnessed(puzzle, found) -> bool:
+    """Each element of the set has a witness that meets the others (checked again here)."""
+    elements = [("connect", c) for c in found.connect] + [("cover", n) for n in found.cover]
+    return set(found.witnesses) == set(elements) and all(
+        meets(
+            puzzle,
+            witness,
+            [c for c in found.connect if (kind, what) != ("connect", c)],
+            [n for n in found.cover if (kind, what) != ("cover", n)],
+        )
+        for (kind, what), witness in found.witnesses.items()
+    )
+
+
+def test_a_board_too_big_to_model_whole_is_explained_where_the_rules_refute_it():
+    puzzle = rows_board(30, pocket=True)
+    assert size(puzzle) > LARGEST  # the whole board is not modelled
+    found = why(puzzle, 60)
+    assert found is not None and found.minimal and found.radius is not None  # proven on a part
+    assert found.cover == ((29, 29),) and not found.connect
+    assert witnessed(puzzle, found)
+
+
+def test_the_set_found_on_a_part_is_minimal_with_witnesses():
+    (puzzle,) = load(PUZZLES / "unsolvable_6x6.txt")
+    found = why(puzzle, 60)
+    assert found is not None and found.minimal and witnessed(puzzle, found)
+    assert not brute_meets(puzzle, found.connect, found.cover)
+
+
+def test_a_set_the_time_limit_stopped_is_labelled_and_none_found_is_said(monkeypatch):
+    from cpflow.engines import why as module
+    from cpflow.results import Status
+    from cpflow.workflows import records, unsolvable
+
+    (puzzle,) = load(PUZZLES / "unsolvable_6x6.txt")
+    partial = Why((), ((0, 1), (1, 0), (2, 2)), {}, minimal=False)
+    monkeypatch.setattr(module, "why", lambda *args: partial)
+    reason = unsolvable.explanation(puzzle, Status.UNSOLVABLE, 1)
+    assert reason is not None and "(not minimal: the time limit came first" in reason.sentence
+    assert records.why(reason)["why"]["minimal"] is False
+    monkeypatch.setattr(module, "why", lambda *args: None)
+    reason = unsolvable.explanation(puzzle, Status.UNSOLVABLE, 1)
+    assert reason is not None and reason.why is None
+    assert reason.sentence.startswith("unsolvable; no smallest reason found in ")
+    assert records.why(reason) == {"why": {"found": False, "sentence": reason.sentence, "minimal": False}}
+
+
+WALLED = "AB...\nB....\n.....\n....A\n"
+CROSSING = "A.B\n...\nB.A\n"
+PARITY = "A..A\nB.CD\nBEDC\nE...\n"
+
+
+def test_each_shape_is_said_in_one_sentence_with_its_cells():
+    walled = board(WALLED)
+    found = why(walled, 30)
+    assert found is not None and (found.connect, found.cover) == (("A",), ())
+    assert shaped(walled, found.connect, found.cover) == (
+        "walled in",
+        "A is walled in: the ends of B shut r1c1 off from r4c5, even with every other cell empty.",
+    )
+    kind, said = shaped(board(CROSSING), ["A", "B"], [])
+    assert kind == "crossing" and said == (
+        "A and B cross: A's r1c1 to r3c3 and B's r1c3 to r3c1 cannot both be drawn, even with every other cell empty."
+    )
+    kind, said = shaped(board(PARITY), ["A"], [(0, 1), (0, 2), (1, 1)])
+    assert kind == "parity" and "r1c2, r1c3 and r2c2" in said and "3 dark and 2 light" in said
+    (six,) = load(PUZZLES / "unsolvable_6x6.txt")
+    kind, said = shaped(six, ["R"], [(0, 1)])
+    assert kind == "too small" and said.startswith("r1c2 cannot be covered while R connects")
+    assert shaped(six, [], [(0, 1), (1, 0)]) == ("too small", why_sentence([], [(0, 1), (1, 0)]))
+
+
+def test_solve_quiet_on_an_unsolvable_50x50_within_its_time_limit(tmp_path):
+    """The one timing test issue 39 asks for: `solve -q --time-limit 1` on an unsolvable 50x50 (two
+    endpoints swapped) takes under 2 s, the whole process."""
+    from cpflow.board.formats import picture
+
+    path = tmp_path / "rows_50x50.txt"
+    path.write_text(picture(rows_board(50, swapped=True)))
+    began = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "cpflow", "solve", "-q", "--time-limit", "1", str(path)], capture_output=True, text=True
+    )
+    took = time.monotonic() - began
+    assert done.returncode == 1 and done.stdout.split()[1] == "unsolvable"
+    assert took < 2, f"{took:.2f} s"

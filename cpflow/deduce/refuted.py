@@ -20,9 +20,13 @@ from cpflow.deduce.settle import settle
 
 @dataclass(frozen=True)
 class Refutation:
-    """The rule that met no way on, and the nodes and colours its contradiction involved."""
+    """The rule that met no way on, the nodes it met it at (`at`, with its colour's endpoints) and
+    their colours (`between`), and
+    the nodes and colours its contradiction involved (`nodes`, `colours`: all that led to it)."""
 
     rule: str
+    at: frozenset[Node]
+    between: frozenset[Colour]  # the colours of the nodes it was met at
     nodes: frozenset[Node]
     colours: frozenset[Colour]
 
@@ -38,6 +42,9 @@ def refutation(puzzle: Puzzle, deadline: Deadline = NEVER) -> Refutation | None:
     try:
         settle(p, deadline=deadline)
     except Contradiction as met:
+        ends = g.pairs[met.colour] if met.colour != NONE else ()
+        at = {g.nodes[i] for i in (*met.nodes, *ends)}
+        between = frozenset(g.colours[c] for c in {met.colour, *(p.colour[i] for i in met.nodes)} - {NONE})
         looked = set(met.nodes)
         colours = {met.colour} - {NONE}
         for node, colour, cause in reversed(p.log):
@@ -48,5 +55,6 @@ def refutation(puzzle: Puzzle, deadline: Deadline = NEVER) -> Refutation | None:
         colours.update(p.colour[i] for i in looked if p.colour[i] != NONE)
         for c in colours:  # a colour's endpoints count with it
             looked.update(g.pairs[c])
-        return Refutation(met.rule, frozenset(g.nodes[i] for i in looked), frozenset(g.colours[c] for c in colours))
+        nodes, named = frozenset(g.nodes[i] for i in looked), frozenset(g.colours[c] for c in colours)
+        return Refutation(met.rule, frozenset(at), between, nodes, named)
     return None

@@ -23,7 +23,7 @@ from collections.abc import Collection
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution, tag
 from cpflow.board.paths import walk
-from cpflow.clock import Deadline
+from cpflow.clock import NEVER, Deadline
 
 Requirement = tuple[str, Colour | Node]  # ("connect", colour) or ("cover", node)
 WILDCARD = "*"  # the colours that pass through an open part from outside
@@ -40,7 +40,16 @@ def size(puzzle: Puzzle, region: Collection[Node] | None = None) -> int:
 class Relaxed:
     """The circuit model with its requirements as assumption literals, over the board or a part of it."""
 
-    def __init__(self, puzzle: Puzzle, region: Collection[Node] | None = None, opened: bool = False):
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        region: Collection[Node] | None = None,
+        opened: bool = False,
+        deadline: Deadline = NEVER,
+        only: Collection[Colour] | None = None,
+    ):
+        """The model; OutOfTime when the deadline passes while it is built. With `only` some colours
+        may draw and no cell need be covered: exact for requirements that only connect them."""
         from cpflow.engines.cp_model import cp_model
 
         self.puzzle, self.opened = puzzle, opened and region is not None
@@ -51,13 +60,18 @@ class Relaxed:
         model = self.model = cp_model.CpModel()
         drawn = {c: [e for e in pair if e in inside] for c, pair in puzzle.endpoints.items()}
         least = 1 if self.opened else 2
-        self.connect = {c: model.new_bool_var(f"connect_{c}") for c, ends in drawn.items() if len(ends) >= least}
-        coverable = () if puzzle.rules.blanks else nodes  # where cells may stay empty, none must be covered
+        self.connect = {
+            c: model.new_bool_var(f"connect_{c}")
+            for c, ends in drawn.items()
+            if len(ends) >= least and (only is None or c in only)
+        }
+        coverable = () if puzzle.rules.blanks or only is not None else nodes  # cells that may stay empty: none to cover
         self.cover = {n: model.new_bool_var(f"cover_{tag(n)}") for n in coverable if n not in owner}
         self.arcs: dict[Colour, dict[tuple[Node, Node], cp_model.IntVar]] = {}
         on: dict[Colour, dict[Node, cp_model.IntVar]] = {}
         excursions = len(border) // 2
         for colour in self.connect:
+            deadline.check()
             start, *rest = drawn[colour]
             end = rest[0] if rest else ("end", colour)  # an endpoint outside: a virtual end beyond the border
             away = [("away", colour, k) for k in range(excursions)]

@@ -25,7 +25,7 @@ from cpflow.clock import Deadline, OutOfTime
 from cpflow.engines.relaxed import Relaxed, Requirement, size
 from cpflow.errors import InvalidSolution
 
-LARGEST = 200_000  # nodes x colours of one model: a bigger part (or board) is not modelled, it would take long to build
+LARGEST = 20_000  # nodes x colours of one model: a bigger part (or board) is not modelled, it would take long to build
 RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the parts tried, before the whole board
 
 
@@ -42,25 +42,41 @@ class Why:
     radius: int | None = None  # the part of the board it was proven on: steps around the rules' cells; None: all
 
 
-def why(puzzle: Puzzle, time_limit: float | None = None, near: Collection[Node] | None = None) -> Why | None:
+def why(
+    puzzle: Puzzle, time_limit: float | None = None, near: Collection[Node] | None = None, colours: Collection[str] = ()
+) -> Why | None:
     """A smallest set of requirements of an unsolvable puzzle that no solution meets, each with its
-    witness, looked for first around the cells `near` (by default where the rules refute the
-    puzzle); None if the puzzle is solvable, too big to model, or the time limit came before any set
-    was found. The play's drawn cells are left out: this is about the puzzle."""
+    witness, looked for first around the cells `near` and for the `colours` alone (by default where
+    the rules refute the puzzle, and the colours met there); None if the puzzle is solvable, too big
+    to model, or the time limit came before any set was found. The play's drawn cells are left out:
+    this is about the puzzle."""
     deadline = Deadline(time_limit)
     puzzle = replace(puzzle, drawn={})
     if near is None:
-        near = _refuted(puzzle, deadline)
-    for radius, region in parts(puzzle, near):
-        if size(puzzle, region) > LARGEST:
-            continue
-        proof = Relaxed(puzzle, region, opened=True)
+        near, colours = _refuted(puzzle, deadline)
+    for radius, region, only in _proofs(puzzle, near, colours):
+        try:
+            proof = Relaxed(puzzle, region, opened=True, deadline=deadline, only=only)
+        except OutOfTime:
+            return None
         status, _, core = proof.solve(proof.requirements(), deadline)
         if status == "infeasible":
             return _shrunk(puzzle, proof, core, deadline, radius)
         if status == "unknown":
             return None
     return None
+
+
+def _proofs(puzzle: Puzzle, near: Collection[Node], colours: Collection[str]):
+    """(radius, region, colours) of the models a set is looked for on, each small enough: the whole
+    board for `colours` alone (connecting them, exactly), the open parts around `near`, the board."""
+    if colours and len(puzzle.nodes) * len(colours) <= LARGEST:
+        yield None, None, colours
+    for radius, region in parts(puzzle, near):
+        if region is not None and size(puzzle, region) <= LARGEST:
+            yield radius, region, None
+    if size(puzzle) <= LARGEST:
+        yield None, None, None
 
 
 def parts(puzzle: Puzzle, near: Collection[Node]) -> Iterator[tuple[int | None, set[Node] | None]]:
@@ -83,21 +99,21 @@ def ball(puzzle: Puzzle, near: Collection[Node], radius: int) -> set[Node]:
     return region
 
 
-def _refuted(puzzle: Puzzle, deadline: Deadline) -> frozenset[Node]:
-    """The cells the rules' contradiction at the start involved, none when they find none in time."""
+def _refuted(puzzle: Puzzle, deadline: Deadline) -> tuple[frozenset[Node], frozenset[str]]:
+    """Where the rules' contradiction at the start was met and its colours, none when they find none in time."""
     from cpflow.deduce.refuted import refutation
 
     try:
         found = refutation(puzzle, deadline)
     except OutOfTime:
-        return frozenset()
-    return found.nodes if found else frozenset()
+        return frozenset(), frozenset()
+    return (found.at, found.between) if found else (frozenset(), frozenset())
 
 
 def _shrunk(puzzle: Puzzle, proof: Relaxed, core: list[Requirement], deadline: Deadline, radius) -> Why:
     """The set `core` that `proof` found cannot hold, shrunk until each element has a witness."""
     witnesses: dict[Requirement, Solution] = {}
-    ladder = Ladder(puzzle, core, radius)
+    ladder = Ladder(puzzle, core, radius, proof)
     minimal, i = True, 0
     while i < len(core):
         element = core[i]
@@ -126,27 +142,33 @@ class Ladder:
     hold?) and a closed one (a witness: a solution of the board that meets it), then the whole board.
     `radius` ends as the largest part a proof took (None: the whole board)."""
 
-    def __init__(self, puzzle: Puzzle, core: list[Requirement], radius: int | None):
-        self.puzzle, self.radius = puzzle, radius
+    def __init__(self, puzzle: Puzzle, core: list[Requirement], radius: int | None, proof: Relaxed):
+        self.puzzle, self.radius, self.proof = puzzle, radius, proof
         cells = [n for _, what in core for n in (puzzle.endpoints[what] if isinstance(what, str) else (what,))]
         steps = [r for r in RADII if radius is not None and r >= radius]
         regions = [ball(puzzle, cells, r) for r in steps]
         self.rungs = [(r, region) for r, region in zip(steps, regions, strict=True) if len(region) < len(puzzle.nodes)]
         self.models: dict[tuple[int | None, bool], Relaxed] = {}
 
-    def _model(self, radius: int | None, region: set[Node] | None, opened: bool) -> Relaxed:
+    def _model(self, radius: int | None, region: set[Node] | None, opened: bool, deadline: Deadline) -> Relaxed:
         if (radius, opened) not in self.models:
-            self.models[radius, opened] = Relaxed(self.puzzle, region, opened)
+            self.models[radius, opened] = Relaxed(self.puzzle, region, opened, deadline)
         return self.models[radius, opened]
 
     def solve(self, wanted: list[Requirement], deadline: Deadline):
         """('infeasible', core, ...) from the first part that proves `wanted` cannot hold, ('solvable',
         a witness, []) from the first closed part where it can; else 'unknown'."""
+        status, solution, core = self.proof.solve(wanted, deadline)  # first where the set was found
+        if status == "infeasible" or solution is not None:
+            return status, solution, core
         for radius, region in [*self.rungs, (None, None)]:
             if size(self.puzzle, region) > LARGEST or deadline.left() == 0:
                 break
             for opened in (True, False) if region is not None else (False,):
-                model = self._model(radius, region, opened)
+                try:
+                    model = self._model(radius, region, opened, deadline)
+                except OutOfTime:
+                    return "unknown", None, []
                 if any(model.literal(r) is None for r in wanted):
                     continue  # a requirement outside this part: a colour to connect has an endpoint outside
                 status, solution, core = model.solve(wanted, deadline)
