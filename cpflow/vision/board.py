@@ -21,6 +21,7 @@ from cpflow.errors import ScreenshotUnreadable
 
 RIDGE = 14  # grey levels a line pixel stands out from both sides, at least
 REACH = (2, 3, 5, 8)  # pixels to each side looked at for a ridge: lines 1 to 14 pixels wide
+THIN = (2, 3)  # and for thin lines only (1 to 4 pixels wide): a small board's pipes are as wide as a wide line
 RUN = 7  # pixels: shorter vertical (horizontal) runs of ridge are not line
 SMALLEST_CELL = 11  # pixels, in the working image
 FEWEST_CELLS = 5
@@ -97,6 +98,10 @@ class Lattice:
         """The lattice less that many rows and columns at its edges."""
         return Lattice(self.xs[left : len(self.xs) - right], self.ys[top : len(self.ys) - bottom])
 
+    def moved(self, dx: float, dy: float) -> Lattice:
+        """The lattice shifted by (dx, dy) pixels (onto a picture with a margin added)."""
+        return Lattice(tuple(x + dx for x in self.xs), tuple(y + dy for y in self.ys))
+
 
 @dataclass(frozen=True)
 class Segment:
@@ -123,9 +128,10 @@ def line_pixel(picture: np.ndarray, x: float, y: float, across: int) -> np.ndarr
     return max(near, key=lambda p: float(np.linalg.norm(p - side)))
 
 
-def ridges(image: np.ndarray, axis: int) -> np.ndarray:
-    """Where thin lines run along `axis` (0: vertical lines, 1: horizontal ones): a 0/1 mask."""
-    return line_mask(ridge_strength(image, axis), axis)
+def ridges(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
+    """Where thin lines run along `axis` (0: vertical lines, 1: horizontal ones): a 0/1 mask
+    (`reaches`: how far to each side a line is told from, hence how wide it may be)."""
+    return line_mask(ridge_strength(image, axis, reaches), axis)
 
 
 def line_mask(strength: np.ndarray, axis: int) -> np.ndarray:
@@ -135,26 +141,38 @@ def line_mask(strength: np.ndarray, axis: int) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, run))
 
 
-def ridge_strength(image: np.ndarray, axis: int) -> np.ndarray:
+def ridge_strength(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
     """By how much each pixel stands out, lighter or darker, from the pixels a few to either side
-    across `axis` (0: left and right, for vertical lines), in its most telling channel."""
+    across `axis` (0: left and right, for vertical lines), in its most telling channel: blue, green,
+    red, or for a thin line their mean too (a grey line between a blue cell and a yellow one is
+    lighter than both in no channel by much, but in their mean it is; a wide band of the mean is
+    as often the dark cell between a bright pipe and a line)."""
     height, width = image.shape[:2]
-    size = image.shape[1 - axis]
+    mean = cv2.transform(image, np.full((1, 3), 1 / 3, np.float32))
     found = np.zeros_like(image)
-    for reach in REACH:
-        # Beyond the picture's edge, its edge pixel again (np.roll would wrap round).
-        if axis == 0:
-            padded = cv2.copyMakeBorder(image, 0, 0, reach, reach, cv2.BORDER_REPLICATE)
-            before, after = padded[:, :size], padded[:, 2 * reach : 2 * reach + size]
-        else:
-            padded = cv2.copyMakeBorder(image, reach, reach, 0, 0, cv2.BORDER_REPLICATE)
-            before, after = padded[:size], padded[2 * reach : 2 * reach + size]
-        # Saturating differences: how much lighter (darker) a pixel is than both sides.
-        light = cv2.min(cv2.subtract(image, before), cv2.subtract(image, after))
-        dark = cv2.min(cv2.subtract(before, image), cv2.subtract(after, image))
-        found = cv2.max(found, cv2.max(light, dark))
+    found_mean = np.zeros_like(mean)
+    for reach in reaches:
+        found = cv2.max(found, _stands_out(image, axis, reach))
+        if reach in THIN:
+            found_mean = cv2.max(found_mean, _stands_out(mean, axis, reach))
     # OpenCV's reduce: numpy's max over the channels is six times slower.
-    return cv2.reduce(found.reshape(height * width, 3), 1, cv2.REDUCE_MAX).reshape(height, width)
+    return cv2.max(cv2.reduce(found.reshape(height * width, 3), 1, cv2.REDUCE_MAX).reshape(height, width), found_mean)
+
+
+def _stands_out(image: np.ndarray, axis: int, reach: int) -> np.ndarray:
+    """How much lighter or darker each pixel is than both pixels `reach` to either side across
+    `axis`, channel by channel (saturating differences)."""
+    size = image.shape[1 - axis]
+    # Beyond the picture's edge, its edge pixel again (np.roll would wrap round).
+    if axis == 0:
+        padded = cv2.copyMakeBorder(image, 0, 0, reach, reach, cv2.BORDER_REPLICATE)
+        before, after = padded[:, :size], padded[:, 2 * reach : 2 * reach + size]
+    else:
+        padded = cv2.copyMakeBorder(image, reach, reach, 0, 0, cv2.BORDER_REPLICATE)
+        before, after = padded[:size], padded[2 * reach : 2 * reach + size]
+    light = cv2.min(cv2.subtract(image, before), cv2.subtract(image, after))
+    dark = cv2.min(cv2.subtract(before, image), cv2.subtract(after, image))
+    return cv2.max(light, dark)
 
 
 def profile(mask: np.ndarray, axis: int) -> np.ndarray:

@@ -76,6 +76,10 @@ class HexLattice:
         x0, y0 = self.x0 + left * ACROSS * self.step, self.y0 + top * self.step
         return HexLattice(x0, y0, self.step, self.width - left - right, self.height - top - bottom)
 
+    def moved(self, dx: float, dy: float) -> HexLattice:
+        """The lattice shifted by (dx, dy) pixels (onto a picture with a margin added)."""
+        return HexLattice(self.x0 + dx, self.y0 + dy, self.step, self.width, self.height)
+
     def beyond(self, cell: Cell, direction: tuple[float, float]) -> Cell:
         """The cell (perhaps off the lattice) a step from `cell` along `direction` (a unit vector
         toward one of its six sides)."""

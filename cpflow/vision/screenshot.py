@@ -17,19 +17,21 @@ import numpy as np
 from cpflow.board.grid import Cell, Puzzle
 from cpflow.errors import CpflowError, NotAnImage, ScreenshotUnreadable
 from cpflow.vision import debug
-from cpflow.vision.board import Lattice, find_lattice, ridges
+from cpflow.vision.board import REACH, THIN, Lattice, find_lattice, ridges
 from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.dimensions import UNREADABLE, check_size
-from cpflow.vision.dots import find_dots, lab_image
-from cpflow.vision.hexes import Grid, find_hex_lattice
+from cpflow.vision.dots import corners, find_dots, lab_image
+from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
 from cpflow.vision.pipes import Play, read_play
-from cpflow.vision.sides import Side, Sides, bordered, marked, read_sides, walls, warps
+from cpflow.vision.sides import PAGE, Side, Sides, bordered, marked, read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
+Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels
+EDGE = 0.1  # of a cell: a board's box this near the picture's edge (or OVERHANG pixels) is cut there
 PACKAGE = Path(__file__).resolve().parents[1]  # where a bug's place is looked for in a traceback
 
 
@@ -79,15 +81,24 @@ def _where(error: Exception) -> str:
 
 def _reading(image: np.ndarray, debug_dir: Path | None, name: str) -> Reading:
     """The puzzle and the play the decoded picture shows; ScreenshotUnreadable when no board is read."""
+    reaches: tuple[int, ...] = REACH
     vertical, horizontal = ridges(image, 0), ridges(image, 1)
     if debug_dir is not None:
         debug.write_lines(debug_dir, image, vertical, horizontal)
-    lattice: Grid = find_hex_lattice(vertical, horizontal) or find_lattice(vertical, horizontal)
+    try:
+        lattice: Grid = find_hex_lattice(vertical, horizontal) or find_lattice(vertical, horizontal)
+    except ScreenshotUnreadable:  # no grid among lines of every width: among thin ones (a board of small cells)
+        reaches = THIN
+        vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
+        lattice = find_hex_lattice(vertical, horizontal) or find_lattice(vertical, horizontal)
+    image, lattice, seen = _margined(image, lattice)
+    if seen is not None:  # the lines on the picture's edge are ridges now
+        vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
     shot = image
     grown = False
     while True:  # again on a lattice less its edge lines that are not the board's, or with one more
         image, lab, dots, pairs = _without_highlight(shot, lattice)
-        sides = read_sides(image, lattice, vertical, horizontal)
+        sides = _cut(read_sides(image, lattice, vertical, horizontal), lattice, seen)
         holes = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
         changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
         if changed is None and not grown and isinstance(lattice, Lattice):
@@ -122,6 +133,66 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str) -> Reading:
     if debug_dir is not None:
         debug.write(debug_dir, image, lattice, dots, holes, named, play)
     return Reading(puzzle, play)
+
+
+def _margined(image: np.ndarray, lattice: Grid) -> tuple[np.ndarray, Grid, Box | None]:
+    """The picture and its lattice with a cell's margin of page added on each side where
+    the board's box reaches the picture's edge (a picture cut to the board, as `cpflow render` draws
+    one or a hand-cut crop): beyond it the page is taken to be the board's own empty colour (the
+    median of its cells' corners), so that its border reads as a bar, and a grid line on the edge
+    as a line, as on a screen; and the picture's own box in the picture with the margin (None when
+    no margin was added: no side reaches the edge)."""
+    height, width = image.shape[:2]
+    left, top, right, bottom = lattice.bounds()
+    near = max(OVERHANG, EDGE * lattice.step)
+    margin = int(np.ceil(lattice.step))
+    top_, bottom_ = margin * (top <= near), margin * (bottom >= height - 1 - near)
+    left_, right_ = margin * (left <= near), margin * (right >= width - 1 - near)
+    if not (top_ or bottom_ or left_ or right_):
+        return image, lattice, None
+    margined = cv2.copyMakeBorder(image, top_, bottom_, left_, right_, cv2.BORDER_CONSTANT, value=_page(image, lattice))
+    return margined, lattice.moved(left_, top_), (left_, top_, left_ + width, top_ + height)
+
+
+def _cut(sides: Sides, lattice: Grid, seen: Box | None) -> Sides:
+    """The sides, those toward a cell beyond the lattice and beyond the picture's own edge (in the
+    margin `_margined` added: `seen` is the picture's box) where nothing was seen made CUT: a line
+    cut off by the picture's edge is no sign of a hole."""
+    if seen is None:
+        return sides
+    left, top, right, bottom = seen
+
+    def beyond(a: Cell, b: Cell) -> bool:
+        if lattice.inside(b):
+            return False
+        if isinstance(lattice, HexLattice):
+            x, y = lattice.centre(*b)
+        else:
+            (x, y), step = lattice.centre(*a), lattice.step
+            x, y = x + (b[1] - a[1]) * step, y + (b[0] - a[0]) * step
+        return not (left <= x < right and top <= y < bottom)
+
+    return {(a, b): Side.CUT if side is Side.NOTHING and beyond(a, b) else side for (a, b), side in sides.items()}
+
+
+def _page(image: np.ndarray, lattice: Grid) -> list[float]:
+    """The page's colour (BGR) round a board that reaches the picture's edge: where the page shows
+    beyond the board's box (as `sides.page` reads it, but inside the picture only), else, when the
+    board fills the picture, the board's own empty colour: the median of its cells' corners."""
+    height, width = image.shape[:2]
+    left, top, right, bottom = lattice.bounds()
+    away = PAGE * lattice.step
+    downs = [top + (k + 0.5) * (bottom - top) / lattice.height for k in range(lattice.height)]
+    acrosses = [left + (k + 0.5) * (right - left) / lattice.width for k in range(lattice.width)]
+    points = [(x, y) for x in (left - away, right + away) for y in downs]
+    points += [(x, y) for y in (top - away, bottom + away) for x in acrosses]
+    seen = [image[round(y), round(x)] for x, y in points if 0 <= round(x) < width and 0 <= round(y) < height]
+    if not seen:
+        cells = [corners(lattice, row, col) for row in range(lattice.height) for col in range(lattice.width)]
+        ys = np.concatenate([ys for ys, _ in cells]).clip(0, height - 1)
+        xs = np.concatenate([xs for _, xs in cells]).clip(0, width - 1)
+        seen = list(image[ys, xs])
+    return [float(v) for v in np.median(seen, axis=0)]
 
 
 def _trimmed(lattice: Grid, holes: set[Cell], sides: Sides, dots: set[Cell]) -> Grid | None:

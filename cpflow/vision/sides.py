@@ -53,6 +53,7 @@ class Side(Enum):
     TINTED = "tinted"  # a bar's width of colour far from the lines and the cells: a bar under a tint, or a tinted line
     FAINT = "faint"  # a line with a pixel or so far from the lines and the cells: a bar blurred away, perhaps
     NOTHING = "nothing"
+    CUT = "cut"  # nothing seen, but toward beyond the picture's edge: the line may be cut off, nothing is told
 
 
 Sides = dict[tuple[Cell, Cell], Side]  # (cell, the cell beyond, perhaps off the lattice) -> what is between
