@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument("--boards", default=str(Path(tempfile.gettempdir()) / "cpflow-fix-boards"))
     saving(parser)
     args = parser.parse_args()
+    from cpflow.board.grid import cell_name
     from cpflow.workflows.repair import fix
 
     before = _repair_at(args.before) if args.before else None
@@ -57,7 +58,8 @@ def main() -> None:
             began = time.perf_counter()
             found = fix(puzzle, args.time_limit)
             seconds = time.perf_counter() - began
-            edit = f"{found.edit.kind} at {', '.join(map(str, found.edit.cells))}" if found.edit else found.verdict
+            cells = ", ".join(cell_name(c) for c in found.edit.cells) if found.edit else ""
+            edit = f"{found.edit.kind} at {cells}" if found.edit else found.verdict
             print(
                 f"| {name} | {size} | {len(puzzle.colours)} | {differ} | {was[0]} | {was[1]} | {seconds:.1f} | "
                 f"{found.tried} ({found.passed}) | {edit} | {proven(found)} |",

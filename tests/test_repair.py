@@ -158,7 +158,7 @@ def test_cli_fix_out_of_time_says_so_in_one_line_and_exits_3(tmp_path):
     done = cpflow("fix", str(TWO_SOLUTIONS), "--time-limit", "0.000001", "--format", "text", "--out", str(out))
     assert done.returncode == 3 and not out.exists()
     (line,) = done.stdout.splitlines()
-    assert line.startswith(f"{TWO_SOLUTIONS}: the time limit ran out before an edit was proven unique (1 proofs, ")
+    assert line.startswith(f"{TWO_SOLUTIONS}: the time limit ran out before an edit was proven unique (1 proof, ")
     assert done.stderr == ""  # not a terminal: no progress
 
 

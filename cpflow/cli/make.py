@@ -200,8 +200,9 @@ def fix(
     input_format: InputOption = AUTO,
     color: ColourOption = ColourMode.auto,
 ) -> None:
-    """Make a puzzle with more than one solution unique by the smallest edit: a wall (on boards
-    with walls), one endpoint moved, or a pair of endpoints added, proven unique after it.
+    """Make a puzzle with more than one solution unique by one edit where two of its solutions
+    differ: a wall (on boards with walls), else a pair of endpoints added, else one endpoint
+    moved, proven unique after it.
 
     Prints the edit and the new puzzle with its one solution; --out writes the puzzle. On a
     terminal, stderr follows the proofs. --time-limit is for the whole repair. Exit 0 when the

@@ -225,7 +225,7 @@ class Text(Writer):
             "unsolvable": "no solution at all; nothing to fix",
             "unknown": "the time limit ran out before an edit was proven unique",
         }[found.verdict]
-        say(f"{entry.puzzle.name}: {said} ({found.tried} proofs, {found.seconds:.2f} s)")
+        say(f"{entry.puzzle.name}: {said} ({found.tried} proof{'s' * (found.tried != 1)}, {found.seconds:.2f} s)")
         if found.verdict == "fixed" and found.solution:
             print(picture(found.puzzle), end="")
             print()

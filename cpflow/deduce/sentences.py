@@ -137,7 +137,7 @@ def chain_lines(puzzle: Puzzle, step: Step) -> list[str]:
         )
         taken = [link.node for link in a.chain if link.rule == ASSUMED][1:]  # joined already to the one assumed
         also += f" (taking {cells(taken)} with it)" if taken else ""
-        lines.append(f"{_assumed(puzzle, step, group)}{also}:")
+        lines.append(f"{_assumed(puzzle, step, group[:1] if len(group) > 1 and not step.origin else group)}{also}:")
         lines += [f"  {number}. {link_words(link)}" for number, link in enumerate(a.followed, 1)]
         lines.append(f"  then {contradiction(a.conflict)}.")
     return lines + [_so(puzzle, step)]

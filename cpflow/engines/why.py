@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
-from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution
+from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, cell_name
 from cpflow.board.verify import violations
 from cpflow.clock import Deadline, OutOfTime
 from cpflow.engines.relaxed import Relaxed, Requirement, size
@@ -189,7 +189,7 @@ def _checked(puzzle: Puzzle, solution: Solution, wanted: list[Requirement]) -> S
     covered = solution.colour_of()
     others = {n for c, pair in puzzle.endpoints.items() if c not in drawn for n in pair}
     found += [f"{kind} {what} is not met" for kind, what in wanted if not _met(kind, what, solution, covered)]
-    found += [f"a path enters the endpoint {node}" for node in others if node in covered]
+    found += [f"a path enters the endpoint at {cell_name(node)}" for node in others if node in covered]
     if found:
         raise InvalidSolution("why (witness)", found)
     return solution

@@ -42,7 +42,9 @@ def still(
     puzzle: Puzzle, solutions: Sequence[Solution] = (), highlight: Collection[Cell] = (), labels: bool = False
 ) -> Scene:
     """The board with one solution, or several side by side (`highlight` outlined), or none."""
-    parts = [scene(puzzle, solution, highlight, labels) for solution in solutions] or [scene(puzzle, None, highlight, labels)]
+    parts = [scene(puzzle, solution, highlight, labels) for solution in solutions] or [
+        scene(puzzle, None, highlight, labels)
+    ]
     return beside(parts) if len(parts) > 1 else parts[0]
 
 

@@ -117,7 +117,7 @@ class Candidate:
 
 
 def fix(puzzle: Puzzle, time_limit: float | None = None, tries: int = TRIES, progress: Progress | None = None) -> Fixed:
-    """The puzzle made unique by the smallest edit found, or why not (`time_limit`: seconds for the
+    """The puzzle made unique by one edit found where two solutions differ, or why not (`time_limit`: seconds for the
     whole repair, after which the verdict is unknown; `progress`: told of each proof)."""
     began = time.perf_counter()
     deadline = Deadline(time_limit, began)

@@ -39,8 +39,8 @@ function useTool(page, name, cell) {
 function placeEndpoint(page, cell) {
   const { board } = page;
   const k = key(cell);
-  if (board.holes.has(k)) return showError(`Cell (${cell}) is a hole: an endpoint needs a cell on the board.`);
-  if (board.bridges.has(k)) return showError(`Cell (${cell}) is a bridge: endpoints cannot stand on bridges.`);
+  if (board.holes.has(k)) return showError(`r${cell[0] + 1}c${cell[1] + 1} is a hole: an endpoint needs a cell on the board.`);
+  if (board.bridges.has(k)) return showError(`r${cell[0] + 1}c${cell[1] + 1} is a bridge: endpoints cannot stand on bridges.`);
   if (endpointAt(board, cell)) removeEndpoint(board, cell);
   else {
     const open = board.ends.find((e) => e.cells.length === 1);
