@@ -647,6 +647,18 @@ def test_a_wrong_path_is_marked_as_a_mistake(page, server):
     assert marked(page, "wrong") == set()
 
 
+def test_a_puzzle_with_two_solutions_says_so_and_marks_where_they_differ(page, server):
+    design = PUZZLES / "designs" / "two_solutions_4x4.txt"
+    asked = [sys.executable, "-m", "cpflow", "hint", str(design), "--format", "json"]
+    hint = json.loads(subprocess.run(asked, capture_output=True, text=True, check=False).stdout)
+    assert hint["status"] == "not-unique"
+    open_puzzle(page, server, design.read_text())
+    page.click("#play")
+    page.click("#hint")
+    page.wait_for_selector("#status:text-matches('^This puzzle has more than one solution')")
+    assert marked(page, "wrong") == {tuple(cell) for cell in hint["cells"]}
+
+
 def test_a_touch_drag_draws_a_path(page, server):
     open_puzzle(page, server, STARTER_TEXT)
     page.click("#play")
@@ -662,8 +674,10 @@ def test_a_touch_drag_draws_a_path(page, server):
 def test_an_unsolvable_puzzle_shows_why_on_the_board(page, server):
     open_puzzle(page, server, (PUZZLES / "unsolvable_6x6.txt").read_text())
     page.click("#solve")
-    page.wait_for_selector("#status:text-matches('cannot both be covered')")
-    assert marked(page, "why") == {(0, 5), (1, 4)}
+    asked = [sys.executable, "-m", "cpflow", "hint", str(PUZZLES / "unsolvable_6x6.txt"), "--format", "json"]
+    why = json.loads(subprocess.run(asked, capture_output=True, text=True, check=False).stdout)["why"]
+    page.wait_for_selector(f"#status:text-matches('{why['sentence'][:20]}')")
+    assert marked(page, "why") == {tuple(cell) for cell in why["cover"]}
     assert not page.locator("#play-bar").is_visible()  # Play's buttons only while playing
 
 

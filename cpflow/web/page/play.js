@@ -210,6 +210,9 @@ function showHint(mode, answer) {
   } else if (answer.status === "unsolvable") {
     if (answer.why) markWhy(mode, answer.why);
     say(`No solution: ${answer.reason}`, "bad");
+  } else if (answer.status === "not-unique") {
+    play.marks = { kind: "mistake", cells: answer.cells, because: [] }; // where two solutions differ
+    say(answer.reason.charAt(0).toUpperCase() + answer.reason.slice(1), "bad");
   } else {
     say(`No hint: ${answer.reason}`, "unknown");
   }
