@@ -30,7 +30,7 @@ CLOSE = 20.0  # Lab distance within which a centre has a pair's colour
 SAME = 4.0  # Lab distance within which a centre is a pair's colour itself
 FAINT = 6.0  # Lab distance, at least, of such a centre from the cell's own colour
 CLEAR = 8.0  # Lab distance by which the closest colour must beat the next one, and the corners
-ARM = 0.4  # of a cell, from a bridge's centre: where each lane is read, past the gap round the pipe over
+ARM = 0.35  # of a cell, from a bridge's centre: where a lane is read, past the gap round the pipe over, on the tile
 UNSURE = "unsure"
 
 

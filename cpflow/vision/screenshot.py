@@ -31,6 +31,7 @@ from cpflow.vision.sides import PAGE, Side, Sides, bordered, marked, read_sides,
 WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
 Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels
+EXTREME = 5  # percent: the darkest (lightest) cells' corners, not the very darkest pixel, are the page's
 EDGE = 0.1  # of a cell: a board's box this near the picture's edge (or OVERHANG pixels) is cut there
 PACKAGE = Path(__file__).resolve().parents[1]  # where a bug's place is looked for in a traceback
 
@@ -178,7 +179,9 @@ def _cut(sides: Sides, lattice: Grid, seen: Box | None) -> Sides:
 def _page(image: np.ndarray, lattice: Grid) -> list[float]:
     """The page's colour (BGR) round a board that reaches the picture's edge: where the page shows
     beyond the board's box (as `sides.page` reads it, but inside the picture only), else, when the
-    board fills the picture, the board's own empty colour: the median of its cells' corners."""
+    board fills the picture, the board's own empty colour: of its cells' corners, the darkest on a
+    dark board, the lightest on a light one (a played cell's tint is the page blended toward its
+    colour: on a solved board every cell is tinted)."""
     height, width = image.shape[:2]
     left, top, right, bottom = lattice.bounds()
     away = PAGE * lattice.step
@@ -191,7 +194,11 @@ def _page(image: np.ndarray, lattice: Grid) -> list[float]:
         cells = [corners(lattice, row, col) for row in range(lattice.height) for col in range(lattice.width)]
         ys = np.concatenate([ys for ys, _ in cells]).clip(0, height - 1)
         xs = np.concatenate([xs for _, xs in cells]).clip(0, width - 1)
-        seen = list(image[ys, xs])
+        seen = image[ys, xs].astype(np.float32)
+        lightness = seen.mean(axis=1)
+        low, middle, high = np.percentile(lightness, [EXTREME, 50, 100 - EXTREME])
+        extreme = low if middle < 128 else high
+        seen = seen[np.abs(lightness - extreme) <= np.abs(lightness - extreme).min() + 1]
     return [float(v) for v in np.median(seen, axis=0)]
 
 
