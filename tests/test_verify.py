@@ -84,6 +84,21 @@ def test_verify_names_the_first_broken_rule_and_its_cell(tmp_path):
     assert done.stdout.splitlines()[:2] == [f"{puzzle}: invalid", "  r2c1: path A touches itself (beside r3c1)"]
 
 
+def test_a_letter_that_is_no_colour_of_the_puzzle_is_bad_input_at_its_place_for_verify_and_render(tmp_path):
+    lines = (PUZZLES / "starter_5x5.solution.txt").read_text().splitlines()
+    lines[4] = lines[4][:2] + "Z" + lines[4][3:]  # a typo, which was read as an empty cell
+    typo = tmp_path / "typo.txt"
+    typo.write_text("\n".join(lines) + "\n")
+    for args in (
+        ("verify", PUZZLES / "starter_5x5.txt", typo),
+        ("render", PUZZLES / "starter_5x5.txt", "--solution", typo, "--partial", "--out", tmp_path / "x.png"),
+    ):
+        done = cli(*args)
+        assert done.returncode == 2, done
+        assert done.stderr == f"{typo}:5:3: 'Z' at r5c3 is not a colour of the puzzle\n"
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_verify_takes_allow_touch_and_accepts_what_solve_allow_touch_printed(tmp_path):
     puzzle = tmp_path / "p.txt"
     puzzle.write_text("AB.\n...\nA.B\n")

@@ -176,10 +176,29 @@ def parse_solution(puzzle: Puzzle, text: str, source: str = "<text>") -> Solutio
     if fmt == "board":
         board = native.read_boards(text, source)[0]
         _same_size(puzzle, board.width, board.height, source)
-        return _trace(puzzle, {cell: mark for cell, mark in board.marks.items() if mark not in native.MARKS})
+        marks = {cell: mark for cell, mark in board.marks.items() if mark not in native.MARKS}
+        _known(puzzle, marks, {cell: (board.first + 1 + cell[0], cell[1] + 1) for cell in marks}, source)
+        return _trace(puzzle, marks)
     grid = grids.read_grids(text, source, "header" if fmt == "header" else "classic")[0]
     _same_size(puzzle, len(grid[0]), len(grid), source)
-    return _trace(puzzle, {(r, c): token.text for r, row in enumerate(grid) for c, token in enumerate(row)})
+    tokens = {(r, c): token for r, row in enumerate(grid) for c, token in enumerate(row)}
+    _known(
+        puzzle,
+        {cell: t.text for cell, t in tokens.items()},
+        {cell: (t.line, t.col) for cell, t in tokens.items()},
+        source,
+    )
+    return _trace(puzzle, {cell: token.text for cell, token in tokens.items()})
+
+
+def _known(puzzle: Puzzle, colour_at: dict[Cell, str | None], where: dict[Cell, tuple[int, int]], source: str) -> None:
+    """Refuse a cell of the board marked with a letter that is no colour of the puzzle (a typo would
+    otherwise be read as an empty cell), at its place in the file."""
+    for cell, mark in colour_at.items():
+        if mark is not None and mark not in puzzle.endpoints and cell in puzzle.neighbours:
+            raise PuzzleFormatError(
+                source, *where[cell], f"{mark!r} at {cell_name(cell)} is not a colour of the puzzle"
+            )
 
 
 def _json_solution(puzzle: Puzzle, text: str, source: str) -> Solution:
