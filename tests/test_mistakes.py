@@ -100,3 +100,25 @@ def test_render_draws_an_unfinished_play_as_partly_drawn_and_exits_0_only_with_p
     broken = subprocess.run([*command[:6], wrong, "--out", out, "--partial"], capture_output=True, text=True)
     assert broken.returncode == 1 and broken.stdout == f"{out}: 5x5, not solved\n"
     assert broken.stderr == f"{wrong}: r5c3: C breaks path B here (path C branches)\n"
+
+
+@pytest.mark.parametrize("name", ["hex_7x7_01", "hex_7x7_02", "holes_8x8_01", "holes_8x8_02"])
+def test_one_changed_cell_is_named_first_on_hexagonal_boards_and_boards_with_holes(name):
+    """On a hexagonal board a changed cell can join another colour's path as a detour that touches
+    itself: that path is not taken as drawn right."""
+    path = PUZZLES / f"{name}.txt"
+    puzzle = parse(path.read_text(), str(path))[0]
+    lines = path.with_suffix(".solution.txt").read_text().splitlines()  # 'board WxH ...', then the rows
+    ends = puzzle.endpoint_colour()
+    chosen = random.Random(name)
+    cells = [(r, c) for r in range(puzzle.height) for c in range(puzzle.width) if lines[1 + r][c] in puzzle.colours]
+    for r, c in chosen.sample([cell for cell in cells if cell not in ends], 20):
+        changed = list(lines)
+        changed[1 + r] = (
+            lines[1 + r][:c]
+            + chosen.choice([k for k in puzzle.colours if k != lines[1 + r][c]])
+            + lines[1 + r][c + 1 :]
+        )
+        found = mistakes(puzzle, parse_solution(puzzle, "\n".join(changed) + "\n"))
+        assert found and found[0].node == (r, c), (r, c, [p.located() for p in found])
+        assert found[0].located().startswith(f"r{r + 1}c{c + 1}: ")

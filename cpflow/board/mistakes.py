@@ -129,14 +129,23 @@ def _pieces(puzzle: Puzzle, colour: Mapping[Node, Colour], c: Colour) -> tuple[s
 
 def _kept(puzzle: Puzzle, solution: Solution, home: Mapping[Node, Colour]) -> set[Node]:
     """The cells drawn as they may be: the endpoints, and the cells joined to an endpoint of their
-    colour, unless that colour's cells hold its whole path and more (a branch: any may be the stray)."""
+    colour, unless that colour's cells hold its whole path and more (a branch: any may be the stray),
+    or its path touches itself (a detour through a stray cell: on a hexagonal board a changed cell
+    can join another colour's path that way)."""
     whole = {
         c: set(path)
         for c, path in solution.paths.items()
         if path and c in puzzle.endpoints and {path[0], path[-1]} == set(puzzle.endpoints[c])
     }
     branched = {c for n, c in home.items() if c in whole and n not in whole[c]}
+    branched |= {c for c in whole if not puzzle.rules.touch and _touches(puzzle, solution.paths[c])}
     return {n for n, c in home.items() if c not in branched} | set(puzzle.endpoint_colour())
+
+
+def _touches(puzzle: Puzzle, path: tuple[Node, ...]) -> bool:
+    """Whether two cells of the path are neighbours without following each other on it."""
+    at = {node: i for i, node in enumerate(path)}
+    return any(abs(at[m] - i) > 1 for i, node in enumerate(path) for m in puzzle.neighbours[node] if m in at)
 
 
 def _where_it_breaks(
