@@ -35,6 +35,19 @@ def test_an_unsolvable_claim_is_wrong_when_another_engine_solved_the_puzzle():
     assert [r.correct for r in judge([a_run("cpsat", "unsolvable"), a_run("ilp-cbc", "unsolvable")])] == [True, True]
 
 
+def test_a_wrong_unsolvable_claim_is_said_in_words_not_only_in_colour():
+    from rich.console import Console
+
+    from cpflow.cli.engines import compare_table
+
+    runs = judge([a_run("cpsat", "solved"), a_run("ilp-cbc", "unsolvable"), a_run("ilp-highs", "unknown")])
+    console = Console(width=80, color_system=None, file=None)
+    with console.capture() as shown:
+        console.print(compare_table(runs, ["cpsat", "ilp-cbc", "ilp-highs"]))
+    rows = {line.split("│")[4].strip(): line for line in shown.get().splitlines() if line.count("│") >= 7}
+    assert "unsolvable (wrong)" in rows["ilp-cbc"] and "wrong" not in rows["cpsat"] + rows["ilp-highs"]
+
+
 @needs_ilp
 def test_compare_rows_carry_every_engine_and_status_to_csv_and_json(tmp_path):
     names = [n for n in available() if n in ("cpsat", "ilp-cbc", "ilp-highs")]

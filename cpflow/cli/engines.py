@@ -227,7 +227,8 @@ def compare_table(runs: Sequence[Run], names: Sequence[str]) -> Group:
         for k, run in enumerate(mine):
             about = (named(first.puzzle), f"{first.width}x{first.height}", str(first.colours)) if k == 0 else ("",) * 3
             ratio = f"{run.seconds / fastest if fastest else 1:.1f}"
-            said = run.status if run.correct else f"[red]{run.status}[/]"
+            wrong = " (wrong)" * (run.status == "unsolvable")  # said in words too: colour is lost in a pipe
+            said = run.status if run.correct else f"[red]{run.status}{wrong}[/]"
             table.add_row(*about, run.contender, milliseconds(run.seconds), ratio, said, end_section=k == len(mine) - 1)
     totals = Table(title="milliseconds per engine, all puzzles")
     for title in ("engine", "total", "building", "solving", "median", "worst", "on"):
