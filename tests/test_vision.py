@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from conftest import PUZZLES, ROOT, board
 from cpflow.board.formats import load, load_play, load_solution, parse, picture
-from cpflow.board.grid import Puzzle
+from cpflow.board.grid import Puzzle, cell_name
 from cpflow.cli import app
 from cpflow.errors import NotAnImage, ScreenshotUnreadable
 
@@ -151,7 +151,7 @@ def test_colours_that_do_not_pair_are_reported_and_nothing_is_written(tmp_path):
     result = run("import", tmp_path / "odd.png", "--out", tmp_path / "odd.txt")
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{tmp_path / 'odd.png'}: colours do not pair up: no dot of the same colour")
-    assert f"({r}, {c})" in result.stderr and result.stderr.count("\n") == 1
+    assert f" {cell_name((r, c))} " in result.stderr and result.stderr.count("\n") == 1
     assert not (tmp_path / "odd.txt").exists()
 
 
