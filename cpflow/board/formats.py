@@ -14,6 +14,7 @@ Every problem is raised as a PuzzleFormatError located at `source:line:col`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from cpflow.board import graphjson, grids, levelpack, native
@@ -191,7 +192,9 @@ def parse_solution(puzzle: Puzzle, text: str, source: str = "<text>") -> Solutio
     return _trace(puzzle, {cell: token.text for cell, token in tokens.items()})
 
 
-def _known(puzzle: Puzzle, colour_at: dict[Cell, str | None], where: dict[Cell, tuple[int, int]], source: str) -> None:
+def _known(
+    puzzle: Puzzle, colour_at: Mapping[Cell, str | None], where: Mapping[Cell, tuple[int, int]], source: str
+) -> None:
     """Refuse a cell of the board marked with a letter that is no colour of the puzzle (a typo would
     otherwise be read as an empty cell), at its place in the file."""
     for cell, mark in colour_at.items():
@@ -234,7 +237,7 @@ def _same_size(puzzle: Puzzle, width: int, height: int, source: str, what: str =
         raise PuzzleFormatError.whole(source, f"{what} is {width}x{height}, the puzzle {size}")
 
 
-def _trace(puzzle: Puzzle, colour_at: dict[Cell, str | None]) -> Solution:
+def _trace(puzzle: Puzzle, colour_at: Mapping[Cell, str | None]) -> Solution:
     """Each colour's path through the cells marked with it; bridge lanes may be crossed by any colour."""
     paths = {colour: _trace_one(puzzle, colour, colour_at) for colour in puzzle.colours}
     painted: dict[Node, Colour] = {
@@ -245,7 +248,7 @@ def _trace(puzzle: Puzzle, colour_at: dict[Cell, str | None]) -> Solution:
     return Solution(paths, painted)
 
 
-def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: dict[Cell, str | None]) -> tuple[Node, ...]:
+def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: Mapping[Cell, str | None]) -> tuple[Node, ...]:
     """A path from the colour's first endpoint to its second through every cell of its colour, by
     depth-first search (within a budget): where paths may touch themselves a grid does not show the
     order, and a shorter path would leave cells uncovered. Else the first path found, else the
