@@ -7,14 +7,13 @@ import io
 import json
 import subprocess
 import sys
-from dataclasses import replace
 
 import pytest
 from typer.testing import CliRunner
 
 from conftest import PUZZLES, ROOT, board
 from cpflow.board.formats import load, load_play, load_solution, parse, picture
-from cpflow.board.grid import Puzzle, cell_name
+from cpflow.board.grid import Puzzle, Solution, cell_name
 from cpflow.cli import app
 from cpflow.errors import NotAnImage, ScreenshotUnreadable
 
@@ -197,7 +196,7 @@ def renamed(read: Puzzle, puzzle: Puzzle, play: dict) -> dict:
 def test_a_partly_played_board_reads_its_dots_and_every_pipe_drawn(light):
     (puzzle,) = load(PUZZLES / "starter_7x7.txt")
     solution = load_solution(puzzle, PUZZLES / "starter_7x7.solution.txt")
-    half = replace(solution, paths={k: path[: len(path) // 2 + 1] for k, path in solution.paths.items()})
+    half = Solution({k: path[: len(path) // 2 + 1] for k, path in solution.paths.items()})  # not the file's paint
     for drawn in (solution, half):
         reading = read(draw(puzzle, Shot(7, 7, (720, 1480), light=light), drawn))
         assert pairs(reading.puzzle) == pairs(puzzle)
@@ -215,7 +214,7 @@ def test_synthetic_half_played_screenshots_read_every_pipe(shot):
 def test_hint_and_solve_take_a_screenshot_and_import_writes_its_play(tmp_path):
     (puzzle,) = load(PUZZLES / "starter_7x7.txt")
     solution = load_solution(puzzle, PUZZLES / "starter_7x7.solution.txt")
-    half = replace(solution, paths={k: path[: len(path) // 2 + 1] for k, path in solution.paths.items()})
+    half = Solution({k: path[: len(path) // 2 + 1] for k, path in solution.paths.items()})  # not the file's paint
     shot = tmp_path / "half.jpg"
     shot.write_bytes(draw(puzzle, Shot(7, 7, (1080, 2400), quality=85), half))
     hinted = run("hint", shot, "--format", "json")
@@ -332,7 +331,7 @@ def test_a_board_of_each_kind_imports_exactly_with_its_play(tmp_path, kind, ligh
     has, shape, order = KINDS[kind]
     order = Order(plain(8, 8, shape), default_colours(8, 8, order.get("holes", 0)), **order)
     (made,) = generate_many(order, 1, seed=3)
-    half = replace(made.solution, paths={k: p[: len(p) // 2 + 1] for k, p in made.solution.paths.items()})
+    half = Solution({k: p[: len(p) // 2 + 1] for k, p in made.solution.paths.items()})
     shot = tmp_path / f"{kind}.png"
     shot.write_bytes(draw(made.puzzle, Shot(8, 8, (1080, 2400), light=light, quality=85), half))
     result = run("import", shot, "--out", tmp_path / "board.txt", "--play", tmp_path / "play.txt")
@@ -389,7 +388,7 @@ def test_the_games_own_levels_of_every_kind_import_exactly(level, theme, played)
     from cpflow.board.formats import load_with_solutions
 
     ((puzzle, solution),) = load_with_solutions(LEVELS / f"{level}.level")
-    half = replace(solution, paths={k: p[: len(p) // 2 + 1] for k, p in solution.paths.items()} if played else {})
+    half = Solution({k: p[: len(p) // 2 + 1] for k, p in solution.paths.items()} if played else {})
     shot = Shot(puzzle.width, puzzle.height, (1080, 2400), light=theme == "light", quality=85)
     reading = read(draw(puzzle, shot, half))
     assert shape_of(reading.puzzle) == shape_of(puzzle)
