@@ -26,8 +26,6 @@ CASES = vision_real.cases(PICTURES, TRUTH)
 
 # Read as a wrong board or play today (the reading of 2026-11-27, bench/vision_real.py).
 WRONG = {
-    "KuroiTowzeur_Flow-Free---python/screenshoot_us-ipad-1-flow-free.jpeg": "an iPad: the red pipe half drawn over "
-    "untinted cells (the finger's disc at its end) read as nine bridges",
     "MatthewUng_FlowSolver/photos_8x8v1.png": "the older look: a streak of the background read as two holes",
     "ludovicb1239_FlowShapesSolver/FlowShapesSolver_tests_1.PNG": "a hexagonal board's outline: a hole read as a cell",
     "ludovicb1239_FlowShapesSolver/FlowShapesSolver_tests_4.jpg": "a hexagonal board's outline: its corner "
@@ -35,7 +33,6 @@ WRONG = {
     "ludovicb1239_FlowShapesSolver/FlowShapesSolver_tests_original6.png": "a courtyard's walls: "
     "none read (a plain board)",
     "znoraka_flow-free-solver/data_141.png": "a 200x200 crop: dots read wrong",
-    "znoraka_flow-free-solver/data_150.png": "a 200x200 crop: three cells of a column read as holes",
 }
 # Refused in one line today: no wrong board, but not read.
 REFUSED = {
