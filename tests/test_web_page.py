@@ -659,6 +659,35 @@ def test_a_puzzle_with_two_solutions_says_so_and_marks_where_they_differ(page, s
     assert marked(page, "wrong") == {tuple(cell) for cell in hint["cells"]}
 
 
+def test_why_plays_a_what_ifs_chain_cell_by_cell_then_its_contradiction_then_the_hint_again(page, server):
+    level = PUZZLES / "gen_14x14_08.txt"  # its first hint is a what if
+    asked = [sys.executable, "-m", "cpflow", "hint", str(level), "--format", "json"]
+    hint = json.loads(subprocess.run(asked, capture_output=True, text=True, check=False).stdout)
+    assert hint["rule"] == "what if"
+    chain, contradiction = hint["assumptions"][0]["chain"], hint["assumptions"][0]["contradiction"]
+    open_puzzle(page, server, level.read_text())
+    page.click("#play")
+    assert not page.locator("#why").is_visible()
+    page.click("#hint")
+    page.wait_for_selector("#why:visible")
+    reason = page.inner_text("#status")
+    for n, link in enumerate(chain, 1):
+        page.click("#why")
+        assert page.inner_text("#status") == f"Why? {n} of {len(chain) + 1}: {link['says']}."
+        assert marked(page, "step") == {tuple(link["cell"])}
+        assert page.locator("#apply").is_disabled()  # a link of the chain is not a step to draw
+    page.click("#why")
+    assert page.inner_text("#status").startswith(
+        f"Why? {len(chain) + 1} of {len(chain) + 1}: then {contradiction['says']}"
+    )
+    assert marked(page, "wrong") == {tuple(cell) for cell in contradiction["cells"]}
+    page.click("#why")
+    assert page.inner_text("#status") == reason
+    assert marked(page, "step") == {tuple(cell) for cell in hint["cells"]} and page.locator("#apply").is_enabled()
+    page.click("#apply")  # the play changed: the walk is over
+    assert not page.locator("#why").is_visible()
+
+
 def test_a_touch_drag_draws_a_path(page, server):
     open_puzzle(page, server, STARTER_TEXT)
     page.click("#play")

@@ -15,6 +15,7 @@
 // starts the play over, "answered" marks why, "play" starts a play read from a screenshot.
 
 import { cellOf, endpointAt, key, problems, record, wallKey } from "./board.js";
+import { nextWhy, offerWhy, whyOffered } from "./chain.js";
 import { $, el, pts } from "./dom.js";
 import { colourOf, drawEditor, pointAt } from "./draw.js";
 import { options } from "./options.js";
@@ -27,7 +28,8 @@ export function startPlay(page) {
     drawn: new Map(), // cell key -> colour
     undos: [], // the play before each stroke or applied hint
     stroke: null, // { colour, trail: [cell keys] } while the pointer is down
-    marks: null, // { kind: "step" | "mistake" | "why", cells: [[r, c]], because: [[r, c]], colour }
+    marks: null, // { kind: "step" | "chain" | "mistake" | "why", cells: [[r, c]], because: [[r, c]], colour }
+    why: null, // a what if's chain being shown link by link (chain.js)
     moves: 0, // strokes that drew or took back a cell, and hints applied
     hints: 0, // hints applied
     began: null, // when Play started on this board (performance.now())
@@ -96,7 +98,7 @@ function drawPlay(mode, svg) {
   if (!marks) return;
   for (const cell of marks.because || []) el("polygon", { class: "p-because", points: pts(layout.outline(cell)) }, svg);
   for (const cell of marks.cells) {
-    if (marks.kind === "step") el("polygon", { class: "p-step", points: pts(layout.outline(cell)), fill: colourOf(page, marks.colour), "data-mark": key(cell) }, svg);
+    if (marks.kind === "step" || marks.kind === "chain") el("polygon", { class: "p-step", points: pts(layout.outline(cell)), fill: colourOf(page, marks.colour), "data-mark": key(cell) }, svg);
     if (marks.kind === "why") el("polygon", { class: "p-why", points: pts(layout.outline(cell)), "data-mark": key(cell) }, svg);
     if (marks.kind === "mistake") {
       const [x, y] = layout.centre(cell);
@@ -164,6 +166,7 @@ function onUp(mode) {
 function playChanged({ page, play }) {
   $("undo").disabled = !play.undos.length;
   $("apply").disabled = !(play.marks && play.marks.kind === "step");
+  whyOffered(play);
   drawEditor(page);
 }
 
@@ -216,6 +219,7 @@ function showHint(mode, answer) {
   } else {
     say(`No hint: ${answer.reason}`, "unknown");
   }
+  offerWhy(play, answer);
   playChanged(mode);
 }
 
@@ -331,6 +335,10 @@ function listen(mode) {
   $("play").addEventListener("click", () => setPlaying(mode, !play.on));
   $("hint").addEventListener("click", () => hint(mode));
   $("apply").addEventListener("click", () => apply(mode));
+  $("why").addEventListener("click", () => {
+    nextWhy(play);
+    playChanged(mode);
+  });
   $("undo").addEventListener("click", () => undo(mode));
   $("restart").addEventListener("click", () => {
     edited(play);
