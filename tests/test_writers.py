@@ -133,7 +133,11 @@ def test_the_json_of_an_unsolvable_puzzle_says_why_as_before():
     assert record["status"] == "unsolvable" and record["paths"] == {} and record["grid"] == GRID
     why = record["why"]
     assert {key: why[key] for key in WHY} == WHY
-    assert [witness["drop"] for witness in why["witnesses"]] == [{"cover": [3, 5]}, {"cover": [4, 4]}, {"cover": [5, 3]}]
+    assert [witness["drop"] for witness in why["witnesses"]] == [
+        {"cover": [3, 5]},
+        {"cover": [4, 4]},
+        {"cover": [5, 3]},
+    ]
     proof = json.loads(runner.invoke(app, ["unique", UNSOLVABLE, "--format", "json"]).stdout)
     assert proof["verdict"] == "unsolvable" and proof["why"] == why
 
