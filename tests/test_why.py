@@ -11,7 +11,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from brute import brute_solutions, simple_paths
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from test_variants import tiny_boards
 
 from conftest import PUZZLES, board
@@ -61,8 +61,27 @@ def brute_meets(puzzle, connect, cover) -> bool:
     )
 
 
+# a part whose border is one cell with two neighbours outside: a path passes through it alone
+ONE_CELL_PASSAGE = Puzzle(
+    width=2,
+    height=3,
+    endpoints={"R": ((0, 1), (1, 0))},
+    neighbours={
+        (0, 1): ((1, 1),),
+        (1, 0): ((1, 1),),
+        (1, 1): ((0, 1), (1, 0), (2, 1)),
+        (2, 0): ((2, 1),),
+        (2, 1): ((1, 1), (2, 0)),
+    },
+    shape="square",
+    name="tiny",
+    rules=Rules(touch=False, blanks=False),
+)
+
+
 @TINY
 @given(puzzle=tiny_boards())
+@example(puzzle=ONE_CELL_PASSAGE)
 def test_the_set_cannot_hold_and_each_element_has_a_witness_without_it(puzzle):
     assume(not any(True for _ in brute_solutions(puzzle)))
     found = why(puzzle, 30)

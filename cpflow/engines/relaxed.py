@@ -10,7 +10,7 @@ per requirement. Over a part of the board (`region`) it is one of two:
 - closed: paths stay inside the part, and only the colours with both endpoints in it may draw
   one. A solution is a solution of the whole board (every other cell empty): a witness.
 - open: paths may leave the part at its border and come back, as often as the border allows
-  (`EXCURSIONS`: virtual nodes, each an excursion outside), a colour with one endpoint outside
+  (virtual nodes, each an excursion outside), a colour with one endpoint outside
   ends outside, and the colours with no endpoint inside pass through as one wildcard colour
   (which may touch itself). Every solution of the whole board is one of this part's too, so
   requirements that cannot hold here cannot hold on the whole board: a proof. Its solutions
@@ -69,7 +69,9 @@ class Relaxed:
         self.cover = {n: model.new_bool_var(f"cover_{tag(n)}") for n in coverable if n not in owner}
         self.arcs: dict[Colour, dict[tuple[Node, Node], cp_model.IntVar]] = {}
         on: dict[Colour, dict[Node, cp_model.IntVar]] = {}
-        excursions = len(border) // 2
+        # an excursion leaves at a border node and comes back at one; a node can do both (a path's one
+        # cell inside between two excursions) only with two neighbours outside
+        excursions = sum(min(2, sum(w not in inside for w in puzzle.neighbours[n])) for n in border) // 2
         for colour in self.connect:
             deadline.check()
             start, *rest = drawn[colour]
