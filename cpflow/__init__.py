@@ -51,8 +51,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   tasks (the work of one request, in a worker), jobs (worker processes, bounded queue,
   cancelling), hosts (the Host: a server answers), guards (against hostile pages and clients),
   bodies (the memory request bodies may hold), deadlines (connections and their time), app
-  (FastAPI routes), sketches (the page's board written and laid out), server (uvicorn), page/ (HTML,
-  CSS, ES modules)
+  (FastAPI routes), assets (the page's files and config), sketches (the page's board written and laid
+  out), server (uvicorn), page/ (HTML, CSS, ES modules)
 - __main__: `python -m cpflow`
 """
 

@@ -11,6 +11,8 @@
 - deadlines: uvicorn's h11 protocol with deadlines on a request's headers and on an unread answer, and the
   cap on connections
 - app: the FastAPI app: routes, request models, errors as `{"error": "<one line>"}`
+- assets: the page's files and the config index.html carries (no web framework: the site writes them too)
+- sketches: the page's board written as a puzzle file and laid out (no web framework)
 - server: `cpflow serve` itself: binds the address, runs the app on uvicorn until Ctrl-C, its exit code
 - page/: index.html, page.css, page.js, and docs.html, docs.js (the API's documentation page),
   served as they are (no build step, no CDN, no inline script)

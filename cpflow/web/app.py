@@ -15,10 +15,7 @@ the `fastapi-offline` package's files, started by a script of ours (no inline sc
 from __future__ import annotations
 
 import asyncio
-import json
 from contextlib import asynccontextmanager
-from dataclasses import asdict
-from importlib import resources
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
@@ -31,7 +28,7 @@ from starlette.exceptions import HTTPException
 from cpflow.deduce.rulebook import GRADES
 from cpflow.engines.catalog import DEFAULT, ENGINES, available
 from cpflow.errors import CpflowError
-from cpflow.web import sketches, tasks
+from cpflow.web import assets, sketches, tasks
 from cpflow.web.guards import BodyGuard, Gate, Takes
 from cpflow.web.hosts import Hosts
 from cpflow.web.jobs import Busy, Died, Gone, Jobs, Overdue
@@ -133,6 +130,25 @@ class GenerateAsk(BaseModel):
     draw: StrictBool = Field(False, description="Also answer `svg`, the puzzle drawn.")
 
 
+class SketchAsk(BaseModel):
+    """A board as the page's editor holds it: the record `/api/read` answers, less its colours."""
+
+    width: int = Field(ge=1, le=10_000)
+    height: int = Field(ge=1, le=10_000)
+    shape: Literal["square", "hex"] = "square"
+    endpoints: dict[str, list[tuple[int, int]]] = Field({}, description="Each colour's endpoints: one or two cells.")
+    holes: list[tuple[int, int]] = []
+    bridges: list[tuple[int, int]] = []
+    walls: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    warps: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    drawn: list[tuple[int, int, str]] = Field(
+        [], description="A play's drawn cells, `[row, col, colour]`: written in their colour, as `hint --play` reads."
+    )
+    geometry: bool = Field(False, description="Also answer `geometry`: where each cell is drawn, which touch.")
+
+    model_config = {"json_schema_extra": {"examples": [{"width": 3, "height": 2, "endpoints": {"R": [[0, 0]]}}]}}
+
+
 class App(FastAPI):
     """FastAPI with the `Gate` around everything, so that even the 500 of an unexpected error carries
     the security headers."""
@@ -231,11 +247,11 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
         return await _answer(request, tasks.read, ask)
 
     @app.post("/api/board", responses=ERRORS)
-    async def sketch(ask: sketches.SketchAsk) -> Response:
+    async def sketch(ask: SketchAsk) -> Response:
         """The board as the page's editor holds it (endpoints perhaps unpaired), written as a puzzle file
         (`text`); with `geometry`, where each cell is drawn and which cells touch it. Answered at once."""
         try:
-            return JSONResponse(await asyncio.to_thread(sketches.sketch, ask, limits))
+            return JSONResponse(await asyncio.to_thread(sketches.sketch, ask.model_dump(), limits))
         except CpflowError as error:
             return _error(error.http_status, error.one_line())
 
@@ -263,9 +279,6 @@ class ScreenshotAsk(BaseModel):
 
 
 BINARY = {"type": "string", "format": "binary"}
-# modules need a JavaScript type, or a browser refuses them; levels.json: the levels to play (puzzles/levels.py)
-TYPES = {"js": "text/javascript", "css": "text/css", "json": "application/json"}
-ASSETS = tuple(f".{suffix}" for suffix in TYPES)
 SWAGGER = "/static-offline-docs"  # Swagger UI's files, from the fastapi-offline package (docs.html names them)
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": 'A bad puzzle or option: `{"error": "<the CLI\'s one-line message>"}`'},
@@ -338,13 +351,10 @@ async def _http_error(request: Request, error: HTTPException) -> JSONResponse:
 def _page_routes(app: FastAPI) -> None:
     """The page: index.html with the palette, the server's limits, its engines and the grades filled in,
     its stylesheet and its modules; the API's documentation page and the script that starts Swagger UI on it."""
-    page = resources.files("cpflow.web") / "page"
-    limits: Limits = app.state.limits
-    config = {"palette": _palette(), "limits": asdict(limits), "engines": available(), "grades": GRADES}
-    html = (page / "index.html").read_text().replace("__CONFIG__", json.dumps(config).replace("</", "<\\/"))
-    docs = (page / "docs.html").read_text()
-    files = {path.name: TYPES[path.name.rsplit(".", 1)[-1]] for path in page.iterdir() if path.name.endswith(ASSETS)}
-    bodies = {name: (page / name).read_text() for name in files}
+    html = assets.index(assets.config(app.state.limits, available()))
+    docs = (assets.PAGE / "docs.html").read_text()
+    files = assets.files()
+    bodies = {name: (assets.PAGE / name).read_text() for name in files}
 
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
@@ -359,13 +369,3 @@ def _page_routes(app: FastAPI) -> None:
         if name not in files:
             raise HTTPException(404, f"no such page: /{name}")
         return Response(bodies[name], media_type=files[name])
-
-
-def _palette() -> list[tuple[str, str]]:
-    """The names and colours the page's editor gives new endpoints, in order: the game's letters, then
-    the generator's other names (a list: a JavaScript object would put the digits first)."""
-    from cpflow.pictures.palette import GAME, hex_code, spare_colour
-    from cpflow.workflows.generate.prove import NAMES
-
-    spare = iter(range(len(NAMES)))
-    return [(name, hex_code(GAME[name] if name in GAME else spare_colour(next(spare)))) for name in NAMES]

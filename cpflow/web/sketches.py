@@ -2,7 +2,8 @@
 puzzle file by the board's own writer, and laid out by the board's own geometry, so that the page
 copies neither.
 
-`/api/board` answers at once, in the server's process (no solver is involved): `text` (what the page
+`/api/board` answers at once, in the server's process (no solver is involved; in the browser, the
+site's Python answers it: no web framework is imported here): `text` (what the page
 keeps in its address and sends to the other routes), and with `geometry`, where each cell is drawn
 (`centre` and `outline`, in cell units), which cells touch it (`neighbours`, by the board's shape,
 whatever walls or holes stand there) and the drawing's `extent`. Cells are `[row, col]` from 0, listed
@@ -11,10 +12,6 @@ row by row.
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import BaseModel, Field
-
 from cpflow.board.formats import sketch_text
 from cpflow.board.geometry import centre, extent, outline
 from cpflow.board.grid import Cell, cell_name, lattice
@@ -22,49 +19,29 @@ from cpflow.board.native import BRIDGE, HOLE, MARKS, Written
 from cpflow.errors import OverLimit, PuzzleFormatError
 from cpflow.web.limits import Limits
 
-Pair = tuple[Cell, Cell]
 
-
-class SketchAsk(BaseModel):
-    """A board as the page's editor holds it: the record `/api/read` answers, less its colours."""
-
-    width: int = Field(ge=1, le=10_000)
-    height: int = Field(ge=1, le=10_000)
-    shape: Literal["square", "hex"] = "square"
-    endpoints: dict[str, list[Cell]] = Field({}, description="Each colour's endpoints: one or two cells.")
-    holes: list[Cell] = []
-    bridges: list[Cell] = []
-    walls: list[Pair] = []
-    warps: list[Pair] = []
-    drawn: list[tuple[int, int, str]] = Field(
-        [], description="A play's drawn cells, `[row, col, colour]`: written in their colour, as `hint --play` reads."
-    )
-    geometry: bool = Field(False, description="Also answer `geometry`: where each cell is drawn, which touch.")
-
-    model_config = {"json_schema_extra": {"examples": [{"width": 3, "height": 2, "endpoints": {"R": [[0, 0]]}}]}}
-
-
-def sketch(ask: SketchAsk, limits: Limits) -> dict:
-    """The board's text (and its geometry, if asked)."""
-    if problem := limits.size_problem(ask.width, ask.height):
+def sketch(ask: dict, limits: Limits) -> dict:
+    """The board's text (and its geometry, if asked); `ask` as `/api/board` takes it (app.SketchAsk)."""
+    if problem := limits.size_problem(ask["width"], ask["height"]):
         raise OverLimit(f"board: {problem}")
     answer: dict = {"text": sketch_text(written(ask))}
-    if ask.geometry:
-        answer["geometry"] = geometry(ask.shape, ask.width, ask.height)
+    if ask.get("geometry"):
+        answer["geometry"] = geometry(ask.get("shape", "square"), ask["width"], ask["height"])
     return answer
 
 
-def written(ask: SketchAsk) -> Written:
+def written(ask: dict) -> Written:
     """The board as the board's writer takes it: the mark in each cell, its walls and warps."""
+    on = _on(ask["width"], ask["height"])
     marks: dict[Cell, str] = {}
-    for mark, cells in [(HOLE, ask.holes), (BRIDGE, ask.bridges)]:
-        marks |= dict.fromkeys(map(_on(ask), cells), mark)
-    for colour, cells in ask.endpoints.items():
-        marks |= dict.fromkeys(map(_on(ask), cells), _mark(colour))
-    for r, c, colour in ask.drawn:
-        marks[_on(ask)((r, c))] = _mark(colour)
-    pairs = {"walls": [_pair(ask, pair) for pair in ask.walls], "warps": [_pair(ask, pair) for pair in ask.warps]}
-    return Written(ask.width, ask.height, ask.shape, marks, pairs)
+    for mark, cells in [(HOLE, ask.get("holes", [])), (BRIDGE, ask.get("bridges", []))]:
+        marks |= dict.fromkeys(map(on, cells), mark)
+    for colour, cells in ask.get("endpoints", {}).items():
+        marks |= dict.fromkeys(map(on, cells), _mark(colour))
+    for r, c, colour in ask.get("drawn", []):
+        marks[on((r, c))] = _mark(colour)
+    pairs = {kind: [(on(a), on(b)) for a, b in ask.get(kind, [])] for kind in ("walls", "warps")}
+    return Written(ask["width"], ask["height"], ask.get("shape", "square"), marks, pairs)
 
 
 def geometry(shape: str, width: int, height: int) -> dict:
@@ -83,18 +60,13 @@ def geometry(shape: str, width: int, height: int) -> dict:
     }
 
 
-def _on(ask: SketchAsk):
+def _on(width: int, height: int):
     def on(cell: Cell) -> Cell:
-        if not (0 <= cell[0] < ask.height and 0 <= cell[1] < ask.width):
-            raise PuzzleFormatError.whole("board", f"{cell_name(cell)} is off the {ask.width}x{ask.height} board")
+        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+            raise PuzzleFormatError.whole("board", f"{cell_name(cell)} is off the {width}x{height} board")
         return tuple(cell)  # type: ignore[return-value]
 
     return on
-
-
-def _pair(ask: SketchAsk, pair: Pair) -> Pair:
-    on = _on(ask)
-    return on(pair[0]), on(pair[1])
 
 
 def _mark(colour: str) -> str:
