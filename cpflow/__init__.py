@@ -52,7 +52,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   cancelling), hosts (the Host: a server answers), guards (against hostile pages and clients),
   bodies (the memory request bodies may hold), deadlines (connections and their time), app
   (FastAPI routes), assets (the page's files and config), sketches (the page's board written and laid
-  out), server (uvicorn), page/ (HTML, CSS, ES modules)
+  out), server (uvicorn), browser (the site's Python, under Pyodide), site (`cpflow site` writes the
+  static site), page/ (HTML, CSS, ES modules), site/ (the site's loader, worker, service worker, manifest)
 - __main__: `python -m cpflow`
 """
 

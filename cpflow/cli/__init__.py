@@ -5,7 +5,7 @@ and what it prints lives beside it.
 - options: the options commands share; reading: the puzzles named, where a batch runs;
 - writers: one writer per output format; progress: what a batch shows beside its answers;
 - batch (solve, unique, count), play (hint, grade), checks (verify, render), engines (compare,
-  export, engines), make (generate, fix), screenshot (import), serve (serve).
+  export, engines), make (generate, fix), screenshot (import), serve (serve, site).
 
 A command joins the app when its family's module is imported. `main` imports only the family
 of the command named (`cpflow solve` pays for no other command's imports), and none for a global
@@ -34,6 +34,7 @@ FAMILIES = {  # command -> the module of cpflow.cli that defines it
     "grade": "play",
     "import": "screenshot",
     "serve": "serve",
+    "site": "serve",
 }
 HELP = ("-h", "--help")
 

@@ -1,17 +1,21 @@
-"""`cpflow serve`: the web page and its JSON API (cpflow.web), on an address and port.
+"""`cpflow serve`: the web page and its JSON API (cpflow.web), on an address and port; `cpflow site`: the
+same page as a static site, answered by cpflow's Python in the browser.
 
 Exit codes: 0 stopped with Ctrl-C; 2 bad usage, an address that cannot be listened on, or
-without the web extra; 1 a server that fails to start otherwise.
+without the web extra; 1 a server that fails to start otherwise. `site`: 0 written, 2 bad usage.
 """
 
 from __future__ import annotations
 
+import shlex
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from cpflow.cli.group import app
+from cpflow.cli.group import app, failures
+from cpflow.cli.lines import say
 
 
 @app.command()
@@ -54,3 +58,28 @@ def serve(
     defaults = Limits()
     limits = Limits(workers=workers or defaults.workers, queue=defaults.queue if queue is None else queue)
     raise typer.Exit(serving(host, port, limits, allowed_host or ()))
+
+
+@app.command()
+def site(
+    out: Annotated[Path, typer.Option(metavar="DIR", help="The folder to write the site in (made if need be).")],
+    pyodide: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="RUNTIME",
+            help="A Pyodide runtime to copy in (the npm package's folder: npm pack pyodide@314.0.7), "
+            "so that the site works offline; default: Pyodide's CDN.",
+        ),
+    ] = None,
+) -> None:
+    """Write the web page as a static site that runs cpflow in the browser (Pyodide), with no server:
+    serve DIR with any static host (python -m http.server, GitHub Pages).
+
+    Exit 0 when written (every file or none), 2 on bad usage: a RUNTIME that is no Pyodide
+    runtime, a DIR that cannot be written.
+    """
+    from cpflow.web.site import build
+
+    with failures():
+        written = build(out, pyodide)
+    say(f"{out}: {len(written)} files (serve it: python3 -m http.server -d {shlex.quote(str(out))})")

@@ -13,7 +13,12 @@
 - app: the FastAPI app: routes, request models, errors as `{"error": "<one line>"}`
 - assets: the page's files and the config index.html carries (no web framework: the site writes them too)
 - sketches: the page's board written as a puzzle file and laid out (no web framework)
+- browser: the site's Python, run in the browser under Pyodide: the page's requests and `window.cpflow`'s
+  calls answered with the same tasks
+- site: `cpflow site`: the static site (the page, cpflow's pure-Python files, the loader, the runtime)
 - server: `cpflow serve` itself: binds the address, runs the app on uvicorn until Ctrl-C, its exit code
 - page/: index.html, page.css, page.js, and docs.html, docs.js (the API's documentation page),
   served as they are (no build step, no CDN, no inline script)
+- site/: the static site's own files: the loader (`window.cpflow`), the worker that runs Pyodide, the
+  service worker and the app manifest
 """

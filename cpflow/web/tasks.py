@@ -158,6 +158,19 @@ def hint(ask: dict, limits: Limits) -> dict:
     return {"hints": [records.hinted(h) for h in given], "summary": records.graded(grade(given))}
 
 
+def verify(ask: dict, limits: Limits) -> dict:
+    """A solution checked against the puzzle and its rules (`solution`, any format; none: the one the
+    puzzle file carries), as `cpflow verify` checks it: `valid` and the mistakes, one line each."""
+    from cpflow.board.mistakes import mistakes
+
+    puzzle = _puzzle(ask, limits)
+    if ask.get("solution") is not None:
+        solution = parse_solution(puzzle, ask["solution"], "solution")
+    else:
+        solution = _carried(ask)
+    return records.verified(ask["name"], ask["index"], puzzle, mistakes(puzzle, solution))
+
+
 def fix(ask: dict, limits: Limits) -> dict:
     """`cpflow fix --format json`'s record, with the board after the edit (`board`), all within the time limit."""
     from cpflow.workflows.repair import fix as repair
@@ -232,6 +245,15 @@ def _puzzle(ask: dict, limits: Limits) -> Puzzle:
         raise OverLimit(f"{source}: {problem}")
     rules = Rules(touch=ask.get("allow_touch", False), blanks=ask.get("allow_blanks", False))
     return replace(puzzle, rules=rules)
+
+
+def _carried(ask: dict):
+    """The solution the request's puzzle file carries (level lines, JSON paths); bad input if none."""
+    source = ask["name"]
+    _, carried = numbered(parse_with_solutions(ask["puzzle"], source, ask["input_format"]), ask["index"], source)
+    if carried is None:
+        raise PuzzleFormatError.whole(source, "carries no solution: give a solution to check")
+    return carried
 
 
 def run(work, ask: dict, limits: Limits) -> tuple[str, object]:

@@ -5,12 +5,14 @@ Cells are `[row, column]` lists; a bridge cell stands in both paths that cross i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cpflow.board.formats import drawn_paths, rows
 from cpflow.board.grid import Puzzle, Solution, cell_of
 
 if TYPE_CHECKING:  # answers' types: a record is made of an answer already there (start-up time)
+    from cpflow.board.verify import Problem
     from cpflow.engines.why import Why
     from cpflow.results import SolveResult
     from cpflow.workflows.hints import Grade, Hint
@@ -59,6 +61,13 @@ def solution(puzzle: Puzzle, found: Solution) -> dict:
         "paths": {colour: [list(cell_of(node)) for node in path] for colour, path in found.paths.items()},
         "grid": rows(puzzle, found),
     }
+
+
+def verified(source: str, index: int, puzzle: Puzzle, broken: Sequence[Problem]) -> dict:
+    """A solution checked: `valid`, and its mistakes, the one that explains the most first, each with
+    its cell (`[row, column]`, or null for the whole board) and the line `cpflow verify` prints."""
+    said = [{"cell": None if p.node is None else list(cell_of(p.node)), "line": p.located()} for p in broken]
+    return _where(source, index, puzzle) | {"valid": not broken, "mistakes": said}
 
 
 def _where(source: str, index: int, puzzle: Puzzle) -> dict:

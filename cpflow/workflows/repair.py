@@ -36,13 +36,14 @@ from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of, dif
 from cpflow.board.verify import violations
 from cpflow.clock import Deadline
 from cpflow.deduce.sentences import at
+from cpflow.engines.catalog import DEFAULT
 from cpflow.engines.pipeline import solve
 from cpflow.results import SolveResult, Status
 from cpflow.workflows.unique import Uniqueness, Verdict
 
 TRIES = 400  # uniqueness proofs before giving up
 MOVE_REACH = 2  # steps an endpoint may move
-ENGINE = "cpsat"  # with the front end's search beside it, as `cpflow solve` runs it
+ENGINE = DEFAULT  # as `cpflow solve` runs it: CP-SAT, the front end's search beside it (without OR-Tools, the search)
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ def steps(solution: Solution) -> set[frozenset[Node]]:
     return {frozenset(pair) for path in solution.paths.values() for pair in pairwise(path)}
 
 
-def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None = None, **options) -> Uniqueness:
+def uniqueness(puzzle: Puzzle, engine: str = catalog.DEFAULT, time_limit: float | None = None, **options) -> Uniqueness:
     """Unique, not unique (with two differing solutions), unsolvable, or unknown."""
     catalog.backend(engine)  # imported before the clock starts
     began = time.perf_counter()
@@ -88,7 +88,7 @@ def uniqueness(puzzle: Puzzle, engine: str = "cpsat", time_limit: float | None =
 
 
 def count(
-    puzzle: Puzzle, limit: int = 1000, engine: str = "cpsat", time_limit: float | None = None, **options
+    puzzle: Puzzle, limit: int = 1000, engine: str = catalog.DEFAULT, time_limit: float | None = None, **options
 ) -> Count:
     """Distinct solutions up to `limit`; `exact` says whether that is all of them."""
     catalog.backend(engine)

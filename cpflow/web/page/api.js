@@ -1,13 +1,17 @@
 // The JSON API's client. A job (solve, unique, count, hint, fix, generate, render, read, import) is one at
 // a time: starting one aborts the one under way, whose answer nobody waits for any more (the server
 // stops it), and `onBusy` hears when one starts and ends. A sketch (`api/board`: the board's text and
-// layout) is answered at once and never aborts a job.
+// layout) is answered at once and never aborts a job. On the static site, cpflow's Python in the browser
+// answers instead of a server (local.js).
+
+import { inBrowser, send as local } from "./local.js";
 
 export function createApi(onBusy) {
   let inFlight = null; // the job under way
 
   async function send(path, body, as, signal) {
     // `body` is an object sent as JSON, or a Blob (a screenshot) sent as its bytes.
+    if (inBrowser) return local(path, body, as, signal);
     const raw = body instanceof Blob;
     // The server takes JSON, or an image's bytes as an image type or application/octet-stream: types a page of
     // another site cannot send without asking first.
