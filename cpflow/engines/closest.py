@@ -2,7 +2,9 @@
 
 A play that no solution extends is a mistake; the cells to take back are those this
 solution colours otherwise. The label model (models/label.md) of the bare puzzle,
-built without the play, is asked to maximise the play's cells that keep their colour.
+built without the play, is asked to maximise the play's cells that keep their colour. Without
+OR-Tools (in the browser) it is the default engine's solution, not proven the closest (`optimal`
+False): on a puzzle with one solution, the same.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ class Closest:
 
 def closest(puzzle: Puzzle, play: Mapping[Node, Colour], time_limit: float | None = None) -> Closest:
     """The solution of `puzzle` (its own drawn cells ignored) that changes the fewest cells of `play`."""
+    from cpflow.engines.catalog import ENGINES
+
+    if not ENGINES["cpsat"].available():
+        return _any_solution(replace(puzzle, drawn={}), play, time_limit)
     from cpflow.engines import label
     from cpflow.engines.cp_model import cp_model
     from cpflow.engines.cpsat_solver import PARAMS, run
@@ -57,3 +63,15 @@ def closest(puzzle: Puzzle, play: Mapping[Node, Colour], time_limit: float | Non
     colour_of = solution.colour_of()
     changed = tuple(node for node, colour in play.items() if colour_of.get(node) != colour)
     return Closest(Status.SOLVED, solution, changed, native == cp_model.OPTIMAL)
+
+
+def _any_solution(bare: Puzzle, play: Mapping[Node, Colour], time_limit: float | None) -> Closest:
+    """The default engine's solution of the bare puzzle and the play's cells it colours otherwise."""
+    from cpflow.engines.pipeline import solve
+
+    found = solve(bare, time_limit=time_limit)
+    if found.solution is None:
+        return Closest(found.status, None, (), found.status is Status.UNSOLVABLE)
+    colour_of = found.solution.colour_of()
+    changed = tuple(node for node, colour in play.items() if colour_of.get(node) != colour)
+    return Closest(Status.SOLVED, found.solution, changed, False)

@@ -154,9 +154,10 @@ def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
 
     found = closest(play, play.drawn, time_limit)
     if found.status is Status.UNSOLVABLE:
+        from cpflow.engines.catalog import ENGINES
         from cpflow.engines.why import why
 
-        explained = why(play, time_limit)
+        explained = why(play, time_limit) if ENGINES["cpsat"].available() else None  # its proofs are CP-SAT's
         said = sentences.why_sentence(explained.connect, explained.cover) if explained else ""
         return Hint(UNSOLVABLE, play, f"the puzzle has no solution, whatever is drawn. {said}".strip(), why=explained)
     if found.status is Status.UNKNOWN:

@@ -51,6 +51,10 @@ def explanation(puzzle: Puzzle, status: Status, seconds: float = SECONDS) -> Rea
     when no time is left."""
     if status is not Status.UNSOLVABLE or seconds <= 0:
         return None
+    from cpflow.engines.catalog import ENGINES
+
+    if not ENGINES["cpsat"].available():  # its proofs are CP-SAT's (in the browser, no OR-Tools)
+        return Reason(None, "unsolvable; no smallest reason looked for: that needs OR-Tools, not installed here")
     from cpflow.deduce.sentences import shaped
     from cpflow.engines.why import why
 

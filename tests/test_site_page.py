@@ -1,0 +1,157 @@
+"""The static site (`cpflow site --pyodide RUNTIME`) in a real Chromium, served by `python -m http.server` on
+loopback: no cpflow process, cpflow's Python runs in the browser (Pyodide). On a phone's screen a level is hinted,
+played to "Solved!" and solved; `window.cpflow.solve` gives the CLI's answers on the classic set; after a first visit
+the site opens without a network (its service worker).
+
+The runtime is the npm package `pyodide` of the pinned version, unpacked (`npm pack pyodide@314.0.7`): .ci/run
+fetches it into ~/.cache/cpflow/pyodide/VERSION and names it in CPFLOW_PYODIDE. Without it, or without Chromium,
+these tests skip (CI sets CPFLOW_REQUIRE_BROWSER: there they must run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_web_page import CHROMIUM, PHONE, free_port, pick_level, solution_paths, touch_drag
+
+from conftest import PUZZLES, needs_zucker, zucker_puzzles
+from cpflow.web import site
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install '.[test]'")
+RUNTIME = Path(os.environ.get("CPFLOW_PYODIDE") or Path.home() / ".cache" / "cpflow" / "pyodide" / site.VERSION)
+FETCH = f"npm pack pyodide@{site.VERSION} and unpack its package/ folder as {RUNTIME} (or name it in CPFLOW_PYODIDE)"
+HAS_RUNTIME = (RUNTIME / "pyodide.asm.wasm").is_file()
+if not HAS_RUNTIME and os.environ.get("CPFLOW_REQUIRE_BROWSER"):
+    pytest.fail(f"no Pyodide runtime at {RUNTIME}, and CPFLOW_REQUIRE_BROWSER is set: {FETCH}", pytrace=False)
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (see tests/test_web_page.py)"),
+    pytest.mark.skipif(not HAS_RUNTIME, reason=f"no Pyodide runtime: {FETCH}"),
+]
+SHOTS = os.environ.get("CPFLOW_SHOTS") and Path(os.environ["CPFLOW_SHOTS"])  # where to keep the screenshots taken
+STARTUP = 180_000  # ms for the runtime to start: 2 s on an idle machine, more on a loaded one
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The site, built with the local runtime and served by Python's static server on loopback."""
+    out = tmp_path_factory.mktemp("site")
+    site.build(out, RUNTIME)
+    port = free_port()
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(out)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    import httpx
+
+    for _ in range(100):
+        try:
+            httpx.get(url)
+            break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    yield url
+    server.terminate()
+    server.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def phone(chromium, served):
+    """The site on a phone's screen, the runtime up; its errors must be none."""
+    context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    tab = context.new_page()
+    errors = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    tab.goto(served)
+    tab.wait_for_selector("body[data-ready]")
+    drawn_at_once = tab.locator("#editor [data-cell]").count()
+    tab.wait_for_selector("body[data-python=ready]", state="attached", timeout=STARTUP)
+    tab.drawn_at_once = drawn_at_once
+    yield tab
+    context.close()
+    assert [error for error in errors if not error.startswith("Failed to load resource")] == [], errors
+
+
+def test_on_a_phone_a_level_is_hinted_played_to_the_end_and_solved(phone, tmp_path):
+    assert phone.drawn_at_once == 25  # the blank board, before the runtime was up
+    level = pick_level(phone, "starter_7x7")
+    phone.click("#hint")
+    phone.wait_for_selector("#status:text-matches('^Hint \\\\(')")
+    assert phone.locator("#editor .p-step").count() >= 1
+    phone.click("#apply")
+    paths = solution_paths(level["name"])
+    for path in paths.values():
+        touch_drag(phone, path)
+    phone.wait_for_selector("#status:text-matches('^Solved!')")
+    phone.screenshot(path=str(SHOTS / "site_played.png") if SHOTS else str(tmp_path / "played.png"))
+    phone.click("#play")  # out of Play, then Solve
+    phone.click("#solve")
+    phone.wait_for_selector("#status:text-matches('^Solved')")
+    assert phone.locator("#result svg").count() == 1
+
+
+@needs_zucker
+def test_window_cpflow_solve_gives_the_clis_answers_on_the_classic_set(phone):
+    from cpflow.web import browser, tasks
+    from cpflow.web.limits import Limits
+
+    texts = {path.name: path.read_text() for path in zucker_puzzles()}
+    found = phone.evaluate(
+        "async (texts) => { const out = {}; for (const [name, text] of Object.entries(texts))"
+        " out[name] = await cpflow.solve(text); return out; }",
+        texts,
+    )
+    for name, text in texts.items():
+        cli = tasks.solve(browser.DEFAULTS["solve"] | {"puzzle": text, "engine": "cpsat", "time_limit": 30}, Limits())
+        assert found[name]["status"] == cli["status"], name
+        assert paths_of(found[name]) == paths_of(cli), name
+
+
+def paths_of(record: dict) -> set[tuple]:
+    """The record's paths, each as its cells from its smaller end, whatever its colour is called."""
+    return {
+        min(tuple(map(tuple, path)), tuple(map(tuple, reversed(path)))) for path in record.get("paths", {}).values()
+    }
+
+
+def test_window_cpflow_hint_unique_verify_and_bad_input(phone):
+    text = (PUZZLES / "starter_5x5.txt").read_text()
+    solution = (PUZZLES / "starter_5x5.solution.txt").read_text()
+    answers = phone.evaluate(
+        "async ([text, solution]) => [await cpflow.hint(text), await cpflow.unique(text),"
+        " await cpflow.verify(text, solution), await cpflow.solve('RB\\nR\\n').catch((error) => error.message)]",
+        [text, solution],
+    )
+    hint, unique, verified, bad = answers
+    assert hint["status"] == "step" and hint["cells"]
+    assert unique["verdict"] == "unique" and verified == {**verified, "valid": True, "mistakes": []}
+    assert bad == "puzzle:2:2: row has 1 cells, the first row has 2"
+
+
+def test_after_a_first_visit_the_site_opens_without_a_network(chromium, served):
+    context = chromium.new_context(viewport=PHONE)
+    tab = context.new_page()
+    tab.goto(served)
+    tab.wait_for_selector("body[data-python=ready]", state="attached", timeout=STARTUP)
+    tab.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    context.set_offline(True)
+    tab.reload()
+    tab.wait_for_selector("body[data-python=ready]", state="attached", timeout=STARTUP)
+    record = tab.evaluate("cpflow.solve('RB\\nRB\\n')")
+    controlled = tab.evaluate("navigator.serviceWorker.controller !== null")  # answered by the service worker
+    context.close()
+    assert controlled
+    assert json.dumps(record["grid"]) == '["RB", "RB"]'
