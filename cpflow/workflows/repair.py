@@ -39,7 +39,7 @@ from cpflow.deduce.sentences import at
 from cpflow.engines.catalog import DEFAULT
 from cpflow.engines.pipeline import solve
 from cpflow.results import SolveResult, Status
-from cpflow.workflows.unique import Uniqueness, Verdict
+from cpflow.workflows.unique import SAME_EACH_RUN, Uniqueness, Verdict
 
 TRIES = 400  # uniqueness proofs before giving up
 MOVE_REACH = 2  # steps an endpoint may move
@@ -185,7 +185,7 @@ def _solve(puzzle: Puzzle, exclude: Sequence[Solution], deadline: Deadline) -> S
     left = deadline.left()
     if left is not None and left <= 0:
         return SolveResult(Status.UNKNOWN, None, 0.0, 0.0, ENGINE)
-    return solve(puzzle, ENGINE, time_limit=left, exclude=list(exclude), workers=1, random_seed=0)
+    return solve(puzzle, ENGINE, time_limit=left, exclude=list(exclude), workers=1, **SAME_EACH_RUN)
 
 
 def survives(candidate: Candidate, puzzle: Puzzle, solution: Solution) -> bool:

@@ -13,7 +13,7 @@ from cpflow.board.verify import violations
 from cpflow.errors import GenerationFailed, InvalidSolution
 from cpflow.workflows.generate.cover import cover, kept, split
 from cpflow.workflows.generate.order import TRIES, Order
-from cpflow.workflows.unique import Verdict, uniqueness
+from cpflow.workflows.unique import SAME_EACH_RUN, Verdict, uniqueness
 
 GRADE_TRIES = 300  # covers per puzzle of a grade asked for (each graded by its hint chain)
 # The game's letters first; '0' is left out, as a file of letters and '0' reads as the zero format.
@@ -70,7 +70,7 @@ def make_unique(order: Order, board: Puzzle, paths: list[Path], rng: Random) -> 
     rules = Rules(touch=order.touch_proof)
     while len(paths) <= order.colours[1]:
         puzzle, solution = puzzle_of(board, paths)
-        found = uniqueness(replace(puzzle, rules=rules), time_limit=order.time_limit, workers=1, random_seed=0)
+        found = uniqueness(replace(puzzle, rules=rules), time_limit=order.time_limit, workers=1, **SAME_EACH_RUN)
         if found.verdict is Verdict.UNIQUE:
             return puzzle, solution, repairs
         if found.verdict is not Verdict.NOT_UNIQUE or not split(paths, set(found.differences()), rng, kept(board)):
