@@ -24,7 +24,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   memory (the memory guard), front (forced moves first), race, prune,
   cpsat (label and circuit formulations; cp_model: OR-Tools' module without pandas;
   cpsat_solver: running CP-SAT on a built model), ilp, mip (running CBC and HiGHS under a
-  deadline), cnf and sat (the SAT engines), children (child processes and scratch folders
+  deadline), cnf and sat (the SAT engines), complete (the search engine: the front end's search to its
+  end, no solver library; the browser's), children (child processes and scratch folders
   that never outlive a request), closest, why (relaxed: the model of requirements that cannot hold)
 - workflows/: unique (proofs and counts), generate/ (puzzles proven unique: order, carve,
   cover, prove, pack), compare, batch (here or on a process pool), items (where a batch

@@ -45,6 +45,13 @@ class Deadline:
         sooner.stop = self.stop
         return sooner
 
+    def within(self, seconds: float) -> Deadline:
+        """This deadline, or `seconds` from now if that comes first (called off as this one is)."""
+        piece = self.earlier(0.0)
+        end = time.perf_counter() + seconds
+        piece.at = end if piece.at is None else min(piece.at, end)
+        return piece
+
     def until(self, stop: threading.Event) -> Deadline:
         """This deadline, also called off when `stop` is set (one event: this one's is replaced)."""
         called = Deadline()

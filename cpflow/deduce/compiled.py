@@ -66,6 +66,11 @@ class CompiledSearch:
         return int(self.core.branches)
 
     @property
+    def held(self) -> int:
+        """Bytes the search's stack of frames holds."""
+        return int(self.core.held)
+
+    @property
     def root(self) -> Partial:
         """The settled start, in Python: what a model starts from."""
         return self.settle_root(NEVER)

@@ -12,7 +12,8 @@
  * the frame. The rules are numbered as the rule book's rows (cpflow.deduce.rulebook.RULES).
  *
  * Python sees one type, Search(n, edges, need, colour, pairs, scan, seconds), with
- * run(budget, seconds), branches, refuted and broken, and rules(), the rules' names by number;
+ * run(budget, seconds), branches, held (the bytes of its frames), refuted and broken, and rules(), the rules'
+ * names by number;
  * see cpflow/deduce/compiled.py.
  */
 #define PY_SSIZE_T_CLEAN
@@ -1016,6 +1017,11 @@ static PyObject *Search_branches(SearchObject *self, void *closure) {
     return PyLong_FromLongLong(self->core.branches);
 }
 
+static PyObject *Search_held(SearchObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSize_t(self->core.size * (size_t)self->core.capacity);
+}
+
 static PyObject *Search_refuted(SearchObject *self, void *closure) {
     (void)closure;
     return PyBool_FromLong(self->busy < 0);
@@ -1037,6 +1043,7 @@ static PyMethodDef Search_methods[] = {
 
 static PyGetSetDef Search_getset[] = {
     {"branches", (getter)Search_branches, NULL, "branches taken so far", NULL},
+    {"held", (getter)Search_held, NULL, "bytes the stack of frames holds", NULL},
     {"refuted", (getter)Search_refuted, NULL, "whether settling the start found no way on", NULL},
     {"broken", (getter)Search_broken, NULL, "the number of the rule that refuted the start (rules()), or None", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -13,6 +13,7 @@ so that a model can start from what is already forced.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -53,6 +54,15 @@ class Search:
         settle(self.root, deadline=deadline)
         self.stack = [self.root]
         self.branches = 0
+        self.frame = 0  # bytes a partial solution holds, measured when first asked (`held`)
+
+    @property
+    def held(self) -> int:
+        """About the bytes the search's stack holds: a frame of the root's size for each partial solution."""
+        if not self.frame:
+            p = self.root
+            self.frame = sum(map(sys.getsizeof, (p.state, p.colour, p.banned, p.degree, p.free, p.other)))
+        return len(self.stack) * self.frame
 
     def solutions(self, budget: int, deadline: Deadline = NEVER) -> Iterator[Solution]:
         """The solutions not yet found; Exhausted after `budget` more branches, OutOfTime at the

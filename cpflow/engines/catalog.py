@@ -188,6 +188,15 @@ sat = functools.partial(
     exports=(".cnf",),  # DIMACS
     loads=("cpflow.engines.cnf", "pysat.solvers", "pysat.card"),
 )
+search = functools.partial(  # no solver library: the engine the browser runs (models/search.md)
+    Engine,
+    family="search",
+    module="cpflow.engines.complete",
+    formulation="search",
+    needs="cpflow",
+    rule_sets=("flow", "touch"),  # not blanks: the rules assume every node is covered
+    counts=True,
+)
 ENGINES = {
     engine.name: engine
     for engine in (
@@ -235,6 +244,15 @@ ENGINES = {
             name="sat-minisat",
             summary="SAT in python-sat, MiniSat 2.2, after forced moves",
             options={"solver": "minisat22"},
+        ),
+        search(
+            name="search",
+            summary="the front end's search over forced moves, to its end; in C when built, else Python",
+        ),
+        search(
+            name="search-python",
+            summary="the same search in Python alone, as it runs in the browser (Pyodide)",
+            options={"in_c": False},
         ),
     )
 }
