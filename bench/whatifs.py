@@ -9,8 +9,11 @@ hold every kind of board: square and rectangles, bridges, hexagons, walls, warps
 Each level's hint chain runs from the bare puzzle to its end (cpflow.workflows.hints.chain),
 every step checked against the level's solution. Per pack and overall: the what-if steps, the
 median, 95th percentile and longest reason (characters), the share at most 200 characters, the
-median and most cells a what-if names (its cells, its reason's and the cells that force it), and
-the chains right to the end. Exits 1 if a chain does not reach the solution or a step disagrees.
+median and most cells a what-if names (its cells, its reason's and the cells that force it), the
+what-if steps whose every chain is true as written (each link replayed from the position and the
+assumption by its own rule, then the contradiction: cpflow.deduce.replay), and the chains right to
+the end. Exits 1 if a chain does not reach the solution, a step disagrees or a chain is not true as
+written.
 """
 
 from __future__ import annotations
@@ -44,8 +47,33 @@ def drawn(levels: Path, pack: str, seed: int, count: int) -> list[tuple[str, obj
     return [(f"{pack}#{i + 1}", *loaded[i]) for i in chosen]
 
 
-def measured(puzzle, solution) -> tuple[list[tuple[int, int]], bool, float]:
-    """Each what-if step's reason length and cells named, whether the chain was right to the end, seconds."""
+def true_as_written(before, step) -> bool:
+    """Whether every chain of a what-if step replays link by link from the play before it."""
+    from functools import partial
+
+    from cpflow.deduce.replay import replays
+    from cpflow.deduce.rulebook import ALL
+    from cpflow.deduce.rules import Graph, Partial
+    from cpflow.deduce.settle import settle
+
+    g = Graph(before)
+    settled = g.start()
+    settle(settled)
+    for a in step.assumptions:
+        if step.origin is not None:
+            i, j = g.index[step.origin], g.index[a.toward]
+            move = partial(Partial.join, edge=next(e for k, e in g.adjacent[i] if k == j))
+        else:
+            move = partial(Partial.paint, node=g.index[step.cells[0]], c=g.colours.index(a.colour))
+        followed, met = a.followed, a.conflict
+        if not any(replays(settled, move, followed, met.rule, met.nodes, allow) for allow in (0, ALL)):
+            return False
+    return True
+
+
+def measured(puzzle, solution) -> tuple[list[tuple[int, int, bool]], bool, float]:
+    """Each what-if step's reason length, cells named and whether it is true as written; whether the
+    chain was right to the end; seconds."""
     from cpflow.deduce.sentences import at
     from cpflow.workflows.hints import SOLVED, chain
 
@@ -57,10 +85,10 @@ def measured(puzzle, solution) -> tuple[list[tuple[int, int]], bool, float]:
         colour_of[cell] == h.step.colour for h in hints if h.step for cell in h.step.cells
     )
     steps = []
-    for h in hints:
+    for before, h in zip([puzzle] + [h.play for h in hints], hints, strict=False):
         if h.step and h.step.kind == "what if":
             named = set(CELL.findall(h.reason)) | {at(n) for n in h.step.cells} | {at(n) for n in h.step.because}
-            steps.append((len(h.reason), len(named)))
+            steps.append((len(h.reason), len(named), true_as_written(before, h.step)))
     return steps, right, seconds
 
 
@@ -70,14 +98,15 @@ def percentile(values: list[int], share: float) -> int:
     return ordered[max(0, -(-int(share * 100) * len(ordered) // 100) - 1)]
 
 
-def row(name: str, steps: list[tuple[int, int]], levels: int, right: int, seconds: float) -> str:
-    lengths, named = [n for n, _ in steps], [c for _, c in steps]
+def row(name: str, steps: list[tuple[int, int, bool]], levels: int, right: int, seconds: float) -> str:
+    lengths, named = [n for n, _, _ in steps], [c for _, c, _ in steps]
     if not steps:
-        figures = ["0", "-", "-", "-", "-", "-", "-"]
+        figures = ["0", "-", "-", "-", "-", "-", "-", "-"]
     else:
         short = sum(n <= SHORT for n in lengths) / len(lengths)
         figures = [str(len(steps)), f"{statistics.median(lengths):.0f}", str(percentile(lengths, 0.95))]
         figures += [str(max(lengths)), f"{short:.0%}", f"{statistics.median(named):.0f}", str(max(named))]
+        figures.append(f"{sum(true for _, _, true in steps)}/{len(steps)}")
     return "| " + " | ".join([name, str(levels), *figures, f"{right}/{levels}", f"{seconds:.1f}"]) + " |"
 
 
@@ -91,8 +120,8 @@ def main() -> None:
     if not args.levels.is_dir():
         sys.exit(f"{args.levels} is absent: nothing to measure")
     columns = ["pack", "levels", "what ifs", "median chars", "95% chars", "most chars", f"<= {SHORT}"]
-    columns += ["median cells", "most cells", "right to the end", "seconds"]
-    every: list[tuple[int, int]] = []
+    columns += ["median cells", "most cells", "true as written", "right to the end", "seconds"]
+    every: list[tuple[int, int, bool]] = []
     total_right = total_levels = 0
     total_seconds = 0.0
     with recorded("whatifs", args.save):
@@ -114,7 +143,7 @@ def main() -> None:
                 total_seconds + seconds,
             )
         print(row("all", every, total_levels, total_right, total_seconds))
-    sys.exit(0 if total_right == total_levels else 1)
+    sys.exit(0 if total_right == total_levels and all(true for _, _, true in every) else 1)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   row each; rules: the partial solution and its moves; settle; turns: the dead turns), the
   short search (search, compiled: its C core), where the rules refute a puzzle (refuted),
   the player's next step (steps; whatifs: the
-  assumptions that meet a contradiction, the shortest chain; sentences)
+  assumptions that meet a contradiction, the shortest chain; replay: a chain replayed link by
+  link, true as written; sentences)
 - engines/: catalog (the entries, with named fields; the Backend protocol), pipeline (the
   one place the front end runs and answers are verified), base (building under a deadline),
   memory (the memory guard), front (forced moves first), race, prune,

@@ -6,7 +6,10 @@ with the rules (`_assume`) until they meet a contradiction, at depth 1 by the ru
 depth 2 with what ifs of depth 1 inside the assumption too (`_deepen`, within a budget of settles).
 The chain a player has to follow is what the rules coloured that the contradiction needs
 (`_needed`: from the contradiction back, the cells coloured beside the nodes a rule looked at, and
-so on back to the assumption), each cell a `Link` with the rule that coloured it. Alternatives
+so on back to the assumption), each cell a `Link` with the rule that coloured it; a chain must be
+true as written, replaying link by link (cpflow.deduce.replay), else the one that looks wider (at
+the neighbours of the nodes looked at too) if it does; an assumption whose chain does not is no what
+if to follow (it leaned on what no link says: a path's turn among empty cells, a dead turn). Alternatives
 whose chains are alike but for the colour assumed are one chain to follow (`alike`). Of every
 cell and path end whose alternatives all meet a contradiction, `what_if` gives the one whose
 chains are shortest to follow (`WhatIf.length`); at depth 2 the first found.
@@ -19,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from cpflow.board.grid import Colour, Node, Solution
+from cpflow.deduce.replay import replays
 from cpflow.deduce.rulebook import ALL, REACH
 from cpflow.deduce.rules import GIVEN, NONE, Cause, Contradiction, Graph, Partial
 from cpflow.deduce.settle import settle
@@ -229,25 +233,46 @@ def _assume(
         if depth < 2 or not _deepen(p, budget if budget is not None else [_settles(g)]):
             return None
     except Contradiction as met:
-        log = p.log or []
-        chain = tuple(
-            Link(g.nodes[j], g.colours[k], ASSUMED if why is GIVEN else why.rule, tuple(g.nodes[n] for n in why.nodes))
-            for j, k, why in _needed(g, log, met)
-            if shown(g, j)
+        log, conflict = p.log or [], Conflict.of(g, met)
+        tried = (_needed(g, log, met), _needed(g, log, met, wider=True))  # the shorter first
+        chain = next(
+            (c for c in map(functools.partial(_links, g), tried) if _true(settled, move, c, conflict, allow)), None
         )
+        if chain is None:
+            return None  # it leans on what no link says (an uncoloured path's turn, a dead turn): not one to follow
         first = log[0][1] if log else NONE
         deep = met.rule == "what if" or any(cause is _DEEP for _, _, cause in log)
         coloured = sum(1 for j, _, _ in log if shown(g, j))
         colour = g.colours[first] if first != NONE else ""
-        return Assumption(colour, chain, Conflict.of(g, met), depth=2 if deep else 1, coloured=coloured)
+        return Assumption(colour, chain, conflict, depth=2 if deep else 1, coloured=coloured)
     return None
 
 
-def _needed(g: Graph, log: list[tuple[int, int, Cause]], met: Contradiction) -> list[tuple[int, int, Cause]]:
+def _links(g: Graph, entries: list[tuple[int, int, Cause]]) -> tuple[Link, ...]:
+    """Log entries as a chain's links (a bridge's lanes left out)."""
+    return tuple(
+        Link(g.nodes[j], g.colours[k], ASSUMED if why is GIVEN else why.rule, tuple(g.nodes[n] for n in why.nodes))
+        for j, k, why in entries
+        if shown(g, j)
+    )
+
+
+def _true(
+    settled: Partial, move: Callable[[Partial], None], chain: tuple[Link, ...], met: Conflict, allow: int
+) -> bool:
+    """Whether a chain is true as written: its links replay one by one from the position and the move
+    (cpflow.deduce.replay), then its contradiction."""
+    return replays(settled, move, [link for link in chain if link.rule != ASSUMED], met.rule, met.nodes, allow)
+
+
+def _needed(
+    g: Graph, log: list[tuple[int, int, Cause]], met: Contradiction, wider: bool = False
+) -> list[tuple[int, int, Cause]]:
     """The entries of an assumption's log that its contradiction needs, in order: going back from
     the contradiction, a cell coloured at or beside a node looked at is needed, and the nodes its
-    rule looked at are looked at in turn; the assumption's own cells always are."""
-    looked = set(met.nodes)
+    rule looked at are looked at in turn; the assumption's own cells always are. `wider`: the
+    neighbours of the nodes looked at are looked at too (a neighbour's path end filled closes a side)."""
+    looked = set(met.nodes).union(*(g.near[n] for n in met.nodes if wider))
     needed = []
     for entry in reversed(log):
         j, _, why = entry
@@ -255,6 +280,8 @@ def _needed(g: Graph, log: list[tuple[int, int, Cause]], met: Contradiction) -> 
             needed.append(entry)
             looked.add(j)
             looked.update(why.nodes)
+            if wider:
+                looked.update(*(g.near[n] for n in (j, *why.nodes)))
     return needed[::-1]
 
 
