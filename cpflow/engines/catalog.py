@@ -256,7 +256,8 @@ ENGINES = {
         ),
     )
 }
-DEFAULT = "cpsat"
+# CP-SAT where OR-Tools is installed; else the search, which needs nothing (the browser, under Pyodide)
+DEFAULT = "cpsat" if importlib.util.find_spec("ortools") else "search"
 
 
 def rule_sets_of(puzzle: Puzzle) -> list[str]:
