@@ -353,3 +353,49 @@ def test_cli_explain_prints_a_what_if_chain_step_by_step_and_json_carries_it():
         assert assumed["contradiction"]["says"] and assumed["contradiction"]["cells"]
     plain = cpflow("hint", path, "--all", "-f", "text").stdout
     assert "      1. r" not in plain
+
+
+def test_cli_a_painted_over_endpoint_is_a_mistake_the_hint_names_as_verify_does(tmp_path):
+    path = PUZZLES / "gen_5x5_01.txt"  # G's endpoint at r3c5, Y's cells beside it
+    rows = [list(row) for row in path.read_text().split()]
+    rows[2][4] = "Y"
+    play = tmp_path / "play.txt"
+    play.write_text("\n".join("".join(row) for row in rows) + "\n")
+    done = cpflow("hint", str(path), "--play", str(play))
+    assert done.returncode == 1, done.stderr  # a mistake, as docs/commands.md says (bad input would be 2)
+    assert done.stdout.startswith("mistake: r3c5") and "G's endpoint r3c5 is painted Y" in done.stdout
+    verified = cpflow("verify", str(path), str(play))
+    assert verified.returncode == 1 and "r3c5: G's endpoint, painted Y" in verified.stdout
+    record = json.loads(cpflow("hint", str(path), "--play", str(play), "-f", "json").stdout)
+    assert record["status"] == "mistake" and record["cells"] == [[2, 4]]
+
+
+def test_a_painted_over_endpoint_and_a_wrong_cell_are_both_taken_back():
+    puzzle, solution = stored(PUZZLES / "gen_10x10_01.txt")
+    colour_of = solution.colour_of()
+    (end, owner) = next(iter(puzzle.endpoint_colour().items()))
+    cell = next(node for node in sorted(colour_of) if node not in puzzle.endpoint_colour())
+    drawn = {
+        end: next(c for c in puzzle.colours if c != owner),
+        cell: next(c for c in puzzle.colours if c != colour_of[cell]),
+    }
+    found = hint(replace(puzzle, drawn=drawn))
+    assert found.status == MISTAKE and found.wrong == (end, cell)
+    assert f"{owner}'s endpoint" in found.reason and "Take back" in found.reason
+
+
+def test_cli_text_of_a_not_unique_puzzle_shows_two_solutions_and_where_they_differ():
+    from cpflow.board.grid import cell_of, differ
+
+    done = cpflow("hint", str(TWO_SOLUTIONS), "-f", "text")
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("not-unique: this puzzle has more than one solution")
+    assert "solution 1:" in lines and "solution 2:" in lines and "differences:" in lines
+    puzzle = load(TWO_SOLUTIONS)[0]
+    grid = lines[lines.index("differences:") + 1 :][: puzzle.height]
+    marked = {(r, c) for r, row in enumerate(grid) for c, mark in enumerate(row) if mark == "*"}
+    first, second = (lines[lines.index(f"solution {n}:") + 1 :][: puzzle.height] for n in (1, 2))
+    assert marked == {(r, c) for r in range(puzzle.height) for c in range(puzzle.width) if first[r][c] != second[r][c]}
+    said = hint(puzzle)
+    assert marked == {cell_of(node) for node in said.differ} == set(differ(*said.solutions))

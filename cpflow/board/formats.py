@@ -296,9 +296,10 @@ def _unchained(chain: tuple | None) -> tuple[Node, ...]:
     return tuple(reversed(nodes))
 
 
-def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, Colour]:
+def parse_play(puzzle: Puzzle, text: str, source: str = "<text>", painted: bool = False) -> dict[Node, Colour]:
     """The cells a play file colours (the board as drawn so far, in the puzzle's own format, `.`
-    where empty, or JSON paths): each must be one of the puzzle's colours, on a cell it could have."""
+    where empty, or JSON paths): each must be one of the puzzle's colours, on a cell it could have;
+    with `painted`, an endpoint drawn another colour is kept too (painted over: a mistake for a hint)."""
     fmt = detect(text)
     marks: dict[Node, Colour]  # the drawn cells
     where: dict[Node, tuple[int | None, int | None]]  # each one's line and column in the file, when known
@@ -330,17 +331,17 @@ def parse_play(puzzle: Puzzle, text: str, source: str = "<text>") -> dict[Node, 
     for cell, colour in marks.items():
         if colour not in puzzle.endpoints:
             raise PuzzleFormatError(source, *where[cell], f"drawn {colour!r} is not a colour of the puzzle")
-        if cell not in puzzle.neighbours or owner.get(cell, colour) != colour:
+        if cell not in puzzle.neighbours or (owner.get(cell, colour) != colour and not painted):
             raise PuzzleFormatError(
                 source, *where[cell], f"drawn {colour!r} at {cell_name(cell)} is not a cell it could have"
             )
-        if cell not in owner:
+        if owner.get(cell) != colour:
             drawn[cell] = colour
     return drawn
 
 
-def load_play(puzzle: Puzzle, path: str | Path) -> dict[Node, Colour]:
-    return parse_play(puzzle, read_text(Path(path)), str(path))
+def load_play(puzzle: Puzzle, path: str | Path, painted: bool = False) -> dict[Node, Colour]:
+    return parse_play(puzzle, read_text(Path(path)), str(path), painted)
 
 
 def load_solution(puzzle: Puzzle, path: str | Path) -> Solution:

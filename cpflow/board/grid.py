@@ -66,7 +66,8 @@ class Puzzle:
     shape: str = "square"
     name: str = field(default="", compare=False)
     rules: Rules = FLOW
-    drawn: Mapping[Node, Colour] = field(default_factory=dict)  # the play: cells drawn so far, which a solution keeps
+    # the play: cells drawn so far, which a solution keeps (an endpoint in it is painted over: a mistake, for a hint)
+    drawn: Mapping[Node, Colour] = field(default_factory=dict)
 
     @classmethod
     def build(

@@ -97,9 +97,9 @@ def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
     if play == STDIN:
         if file == STDIN:
             raise PuzzleFormatError.whole(STDIN, "the puzzle and the play cannot both come from standard input")
-        drawn = parse_play(puzzle, decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+        drawn = parse_play(puzzle, decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", painted=True)
     else:
-        drawn = load_play(puzzle, Path(play))
+        drawn = load_play(puzzle, Path(play), painted=True)  # an endpoint painted over: a mistake the hint names
     return replace(puzzle, drawn=drawn)
 
 

@@ -174,21 +174,24 @@ class Text(Writer):
             self.board(entry.puzzle, result.solution)
 
     def uniqueness(self, entry: Entry, found: Uniqueness, reason: Reason | None = None) -> None:
-        from cpflow.board.grid import differ as differ_cells
-
         say(f"{entry.puzzle.name}: {found.verdict.value} in {found.seconds:.3f} s")
         if reason:
             self.why(entry.puzzle, reason)
-        differ = found.differences()
-        same_colours = len(found.solutions) == 2 and bool(differ) and not differ_cells(*found.solutions)
+        self.solutions(entry.puzzle, found.solutions, found.differences())
+
+    def solutions(self, puzzle: Puzzle, solutions: Sequence[Solution], differ: Sequence[Cell]) -> None:
+        """The solutions found (two of a puzzle that has several), then where they differ."""
+        from cpflow.board.grid import differ as differ_cells
+
+        same_colours = len(solutions) == 2 and bool(differ) and not differ_cells(*solutions)
         if same_colours:
             print("the two solutions colour every cell alike; their paths take different steps:")
-        for number, solution in enumerate(found.solutions, 1):
-            if len(found.solutions) > 1:
+        for number, solution in enumerate(solutions, 1):
+            if len(solutions) > 1:
                 print(f"solution {number}:")
-            self.one_of_two(entry.puzzle, solution, differ, same_colours)
+            self.one_of_two(puzzle, solution, differ, same_colours)
         if differ:
-            self.differences(entry.puzzle, differ)
+            self.differences(puzzle, differ)
 
     def counted(self, entry: Entry, found: Count) -> None:
         how = "exactly" if found.exact else "at least"
@@ -210,7 +213,9 @@ class Text(Writer):
             print(f"  {found.reason}")
         else:
             print(f"{head}{found.status}: {found.reason}")
-        if found.status != UNKNOWN and not (number and found.status == STEP and not self.draws_every_step):
+        if found.solutions:  # not-unique: two solutions of the play and where they differ, as `unique` shows them
+            self.solutions(found.play, found.solutions, [cell_of(node) for node in found.differ])
+        elif found.status != UNKNOWN and not (number and found.status == STEP and not self.draws_every_step):
             self.play(found)
 
     def graded(self, summary: Grade) -> None:

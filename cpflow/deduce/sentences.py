@@ -8,7 +8,7 @@ helpers write them; a bridge's lane is its cell.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from cpflow.board.grid import Node, Puzzle, cell_name, cell_of
@@ -202,6 +202,13 @@ def mistake_sentence(wrong: Sequence[Node], met: Conflict | None) -> str:
     """Why a play cannot be finished, and what to take back."""
     why = f"As drawn, {contradiction(met)}" if met else "No solution keeps every cell as drawn"
     return f"{why}. Take back {cells(wrong)} and the board can be finished."
+
+
+def painted_sentence(puzzle: Puzzle, over: Mapping[Node, str], wrong: Sequence[Node]) -> str:
+    """Why a play with endpoints painted over cannot be finished, and what to take back."""
+    owner = puzzle.endpoint_colour()
+    said = "; ".join(f"{owner[node]}'s endpoint {at(node)} is painted {c}" for node, c in over.items())
+    return f"{said}. Take back {cells(wrong)} and the board can be finished."
 
 
 SHAPES = ("walled in", "crossing", "too small", "parity")  # the shapes of a why said in their own words

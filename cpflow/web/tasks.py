@@ -149,7 +149,10 @@ def hint(ask: dict, limits: Limits) -> dict:
     puzzle = _puzzle(ask, limits)
     if ask.get("play"):
         puzzle = replace(
-            puzzle, drawn=parse_play(puzzle, decode(ask["play"].encode("utf-8", "surrogatepass"), "play"), "play")
+            puzzle,
+            drawn=parse_play(
+                puzzle, decode(ask["play"].encode("utf-8", "surrogatepass"), "play"), "play", painted=True
+            ),
         )
     found = chain(puzzle, ask["time_limit"])
     if not ask.get("all"):

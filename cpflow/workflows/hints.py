@@ -6,11 +6,11 @@ solution the play extends. The next step (cpflow.deduce.steps) must agree with i
 the play with the step must still pass the verifier with that solution: a step that
 does not is a bug (InvalidSolution), like a wrong solution. A play no solution extends
 is a `mistake`: the fewest of the player's cells to take back (cpflow.engines.closest),
-checked the same way. Where no rule decides the next cell, a play with more than one
-solution is said to be one (`not-unique`, with two solutions and where they differ)
-instead of a guess; the check runs only then, so a puzzle whose chain needs no guess
-pays nothing for it. `chain` gives every step from the play to the end, and `grade`
-sums them up.
+checked the same way; so is a play that paints an endpoint over (`painted_over`), which
+names it. Where no rule decides the next cell, a play with more than one solution is said
+to be one (`not-unique`, with two solutions and where they differ) instead of a guess; the
+check runs only then, so a puzzle whose chain needs no guess pays nothing for it. `chain` gives
+every step from the play to the end, and `grade` sums them up.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from cpflow.board.grid import Node, Puzzle, Solution
+from cpflow.board.grid import Colour, Node, Puzzle, Solution
 from cpflow.board.verify import violations
 from cpflow.deduce import sentences
 from cpflow.deduce.rulebook import GRADES
@@ -97,6 +97,9 @@ def chain(play: Puzzle, time_limit: float | None = None, known: Solution | None 
     that the verifier has passed, when the caller has one (else the default engine finds one)."""
     if not applies(play):
         raise RulesUnsupported("hints follow Flow Free's rules: every cell covered, no path touching itself")
+    if over := painted_over(play):
+        yield _painted(play, over, time_limit)
+        return
     from cpflow.engines import pipeline
 
     if known is None:
@@ -125,6 +128,24 @@ def chain(play: Puzzle, time_limit: float | None = None, known: Solution | None 
         explained = tuple(sentences.chain_lines(play, step)) if step.assumptions else ()
         yield Hint(STEP, play, sentences.step_sentence(play, step), step, explained=explained)
     yield Hint(SOLVED, play, "every cell is coloured and every rule holds")
+
+
+def painted_over(play: Puzzle) -> dict[Node, Colour]:
+    """The endpoints the play paints another colour (`hint --play` reads them as drawn), each with
+    the colour painted."""
+    owner = play.endpoint_colour()
+    return {node: c for node, c in play.drawn.items() if owner.get(node, c) != c}
+
+
+def _painted(play: Puzzle, over: dict[Node, Colour], time_limit: float | None) -> Hint:
+    """A play with endpoints painted over: a mistake naming them, with the other cells to take back
+    when the rest cannot be finished either (the hint on the rest, checked as every hint is)."""
+    rest = replace(play, drawn={node: c for node, c in play.drawn.items() if node not in over})
+    found = hint(rest, time_limit)
+    if found.status in (UNSOLVABLE, UNKNOWN):
+        return replace(found, play=play)
+    wrong = tuple(over) + (found.wrong if found.status == MISTAKE else ())
+    return Hint(MISTAKE, play, sentences.painted_sentence(play, over, wrong), wrong=wrong)
 
 
 def _several(play: Puzzle, time_limit: float | None) -> Hint | None:
