@@ -245,7 +245,7 @@ def _trace(puzzle: Puzzle, colour_at: Mapping[Cell, str | None]) -> Solution:
         for cell, mark in colour_at.items()
         if mark is not None and mark in puzzle.endpoints and cell in puzzle.neighbours
     }
-    return Solution(paths, painted)
+    return Solution.read(paths, painted)
 
 
 def _trace_one(puzzle: Puzzle, colour: Colour, colour_at: Mapping[Cell, str | None]) -> tuple[Node, ...]:

@@ -207,10 +207,18 @@ class Puzzle:
 @dataclass(frozen=True)
 class Solution:
     """One path per colour, each from the colour's first endpoint to its second; `painted`, when it
-    was read from a coloured grid, is each cell's colour as written (which names a person's mistake)."""
+    was read from a coloured grid (`read`), is each cell's colour as written (which names a person's
+    mistake). It belongs to the paths read with it: `dataclasses.replace` gives new paths none."""
 
     paths: Mapping[Colour, Path]
-    painted: Mapping[Node, Colour] = field(default_factory=dict, compare=False)
+    painted: Mapping[Node, Colour] = field(default_factory=dict, compare=False, init=False)
+
+    @classmethod
+    def read(cls, paths: Mapping[Colour, Path], painted: Mapping[Node, Colour]) -> Solution:
+        """The paths traced through a coloured grid, with each cell's colour as written."""
+        solution = cls(paths)
+        object.__setattr__(solution, "painted", painted)  # frozen: set once, here
+        return solution
 
     def colour_of(self) -> dict[Node, Colour]:
         """The colour of each covered node (a node in two paths keeps the later one)."""
