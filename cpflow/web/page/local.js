@@ -6,6 +6,7 @@
 import { $ } from "./dom.js";
 
 export const inBrowser = JSON.parse($("config").textContent).backend === "browser";
+if (inBrowser) document.querySelector('a[href="docs"]')?.parentElement.remove(); // no JSON API here
 
 let site = null; // window.cpflow, once its loader is imported
 let blank = null; // the blank boards' sketches, by "shape WxH"
