@@ -140,3 +140,13 @@ def test_without_solver_libraries_the_answers_are_the_clis_records():
     ]  # no CP-SAT: the search's solution
     assert cross["ok"]["status"] == "unsolvable" and "needs OR-Tools" in cross["ok"]["why"]["sentence"]
     assert render["ok"]["media"] == "image/svg+xml" and render["ok"]["text"].startswith("<svg")
+
+
+def test_verify_answers_the_record_cpflow_verify_prints_with_format_json():
+    wrong = STARTER_SOLVED.replace("C", "B", 1)
+    for solution, code in ((STARTER_SOLVED, 0), (wrong, 1)):
+        command = [sys.executable, "-m", "cpflow", "verify", str(PUZZLES / "starter_5x5.txt"), "-", "--format", "json"]
+        run = subprocess.run(command, input=solution, capture_output=True, text=True, cwd=ROOT)
+        assert run.returncode == code, run.stderr
+        cli = json.loads(run.stdout)
+        assert json.loads(browser.verify(STARTER, solution))["ok"] == {**cli, "file": "puzzle"}

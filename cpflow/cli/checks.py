@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +13,7 @@ from cpflow import outputs
 from cpflow.board.grid import Solution
 from cpflow.cli.group import app, failures
 from cpflow.cli.lines import say, stderr
-from cpflow.cli.options import AUTO, DEFAULT_ENGINE, AllowBlanks, AllowTouch, EngineOption, InputOption
+from cpflow.cli.options import AUTO, DEFAULT_ENGINE, AllowBlanks, AllowTouch, CountFormat, EngineOption, InputOption
 from cpflow.errors import OutputError, PuzzleFormatError
 from cpflow.workflows.inputs import Entry
 
@@ -36,6 +37,9 @@ def verify(
     input_format: InputOption = AUTO,
     allow_touch: AllowTouch = False,
     allow_blanks: AllowBlanks = False,
+    format: Annotated[
+        CountFormat, typer.Option("--format", "-f", help="text, or json: a record a puzzle ({valid, mistakes}).")
+    ] = CountFormat.text,
 ) -> None:
     """Check solutions against their puzzles and the rules, and say what is wrong: one line a
     mistake, the cell that explains it first (`r3c5: C breaks path T here`: row 3, column 5).
@@ -47,7 +51,7 @@ def verify(
 
     with failures():
         rules = Rules(touch=allow_touch, blanks=allow_blanks)
-        raise typer.Exit(show_verified(file, solution, input_format.value, rules))
+        raise typer.Exit(show_verified(file, solution, input_format.value, rules, format is CountFormat.json))
 
 
 @app.command()
@@ -101,7 +105,7 @@ def render(
         raise typer.Exit(drawn)
 
 
-def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) -> int:
+def show_verified(file: str, solution_file: str | None, fmt: str, rules=None, as_json: bool = False) -> int:
     """Check the solutions of every puzzle of a file (given in SOLUTION, paired in order when it holds
     as many, or carried by the puzzle file) under the rules; 0 when all are right, 1 when one is not.
     A wrong one is said one line a mistake, each with the cell that explains it (`r3c5: C breaks path
@@ -111,6 +115,7 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) ->
     from cpflow.board.formats import parse_solution, parse_with_solutions
     from cpflow.board.grid import FLOW
     from cpflow.board.mistakes import mistakes
+    from cpflow.workflows import records
     from cpflow.workflows.inputs import STDIN, solution_texts, text_of
 
     if file == STDIN and solution_file == STDIN:
@@ -127,7 +132,10 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None) ->
         if solution is None:
             raise PuzzleFormatError.whole(source, "carries no solution: name a solution file to check")
         checked.append((puzzle, mistakes(puzzle, solution)))
-    for puzzle, broken in checked:
+    for number, (puzzle, broken) in enumerate(checked, 1):
+        if as_json:
+            print(json.dumps(records.verified(source, number, puzzle, broken)))
+            continue
         say(f"{puzzle.name}: " + ("valid" if not broken else "invalid"))
         for problem in broken:
             print(f"  {problem.located()}")
