@@ -816,6 +816,34 @@ def test_on_a_phone_a_level_is_played_to_the_end_by_touch_and_solved(phone):
     assert f"{len(paths)} moves in " in said and on_first_screen(phone, "#status")
 
 
+def test_on_a_phone_the_longest_hint_leaves_the_status_and_the_buttons_on_the_first_screen(phone, server):
+    """A what if's reason (hundreds of characters) scrolls inside the status line, not the page: the longest of
+    gen_14x14_06's hints (gen_* levels' run to 434 characters), then the same step with a reason of 2,070 characters
+    (the longest issue 38 found on the game's levels, which the old page pushed below the first screen)."""
+    level = PUZZLES / "gen_14x14_06.txt"
+    asked = [sys.executable, "-m", "cpflow", "hint", str(level), "--all", "--format", "json"]
+    steps = [json.loads(line) for line in subprocess.run(asked, capture_output=True, text=True).stdout.splitlines()]
+    longest = max((step for step in steps if step["status"] == "step"), key=lambda step: len(step["reason"]))
+    assert len(longest["reason"]) > 200, longest["reason"]
+    stretched = {**longest, "reason": (longest["reason"] + " ") * (2070 // len(longest["reason"]))}
+    open_puzzle(phone, server, level.read_text())
+    phone.click("#play")
+    for step in (longest, stretched):
+        phone.route("**/api/hint", answering(step))
+        phone.click("#hint")
+        phone.wait_for_function(
+            "(reason) => document.getElementById('status').textContent.includes(reason)", arg=step["reason"]
+        )
+        for selector in MAIN_BUTTONS + PLAY_BUTTONS + ["#editor", "#status"]:
+            assert on_first_screen(phone, selector), (selector, len(step["reason"]))
+        phone.unroute("**/api/hint")
+
+
+def answering(record: dict):
+    """A route handler that answers a request with `record`, as the server answers."""
+    return lambda route: route.fulfill(json=record)
+
+
 def key(a, b) -> str:
     """A pipe's data-pipe: its two cells, the smaller first (as the page orders them)."""
     return "|".join(sorted((f"{a[0]},{a[1]}", f"{b[0]},{b[1]}")))
@@ -845,6 +873,20 @@ def test_after_generate_one_board_with_labels_and_play_on(phone):
     assert rows == ["r1", "r2", "r3", "r4", "r5"] and columns == ["c1", "c2", "c3", "c4", "c5"]
     for selector in MAIN_BUTTONS + PLAY_BUTTONS + ["#editor", "#status"]:
         assert on_first_screen(phone, selector), selector
+
+
+def test_the_labels_of_a_20x20_board_are_legible_and_apart_on_a_desktop_and_a_phone(page, phone, server):
+    """At least 12 CSS pixels tall; where that makes neighbours overlap, every other one is shown."""
+    for tab in (page, phone):
+        open_puzzle(tab, server, (PUZZLES / "gen_20x20_01.txt").read_text())
+        for axis, along in (("row", "y"), ("column", "x")):
+            boxes = [label.bounding_box() for label in tab.locator(f"#editor text.e-axis[data-{axis}]").all()]
+            numbers = tab.locator(f"#editor text.e-axis[data-{axis}]").evaluate_all(
+                f"(labels) => labels.map((label) => Number(label.dataset.{axis}))"
+            )
+            assert numbers[0] == 1 and len(numbers) >= 10 and all(box["height"] >= 12 for box in boxes), (axis, boxes)
+            size = "height" if along == "y" else "width"
+            assert all(a[along] + a[size] <= b[along] for a, b in zip(boxes, boxes[1:], strict=False)), (axis, boxes)
 
 
 def test_play_clears_the_answer_shown_going_in_and_out(page, server):

@@ -21,9 +21,9 @@ export function drawEditor(page) {
   svg.replaceChildren();
   if (!layout || !layout.fits(board)) return; // drawn when the server's layout arrives
   const [w, h] = layout.extent;
-  const [left, top] = [0.62, 0.42]; // room for the labels
-  svg.setAttribute("viewBox", `${-left} ${-top} ${w + left + 0.05} ${h + top + 0.05}`);
-  drawLabels(page, svg);
+  const axes = labelSizes(page, svg);
+  svg.setAttribute("viewBox", `${-axes.left} ${-axes.top} ${w + axes.left + 0.05} ${h + axes.top + 0.05}`);
+  drawLabels(page, svg, axes);
   drawCells(page, svg);
   drawPairs(page, svg);
   drawEnds(page, svg);
@@ -45,19 +45,52 @@ function drawCells({ board, layout }, svg) {
   }
 }
 
-function drawLabels({ board, layout }, svg) {
+const LABEL_PX = 12; // the labels' smallest size on the screen, in CSS pixels
+
+function labelSizes({ board, layout }, svg) {
+  // The labels' size in cell units (0.3 of a cell, or LABEL_PX on the screen when cells are drawn small), the room
+  // they take left of and above the board, and which are shown: every one, or every other (third, ...) where
+  // neighbours would overlap. The scale is the one the editor's box gives (its width, its max-height).
+  const [w, h] = layout.extent;
+  const width = svg.clientWidth;
+  const high = parseFloat(getComputedStyle(svg).maxHeight) || Infinity;
+  const chars = (n) => String(n).length + 1; // "r12": 3
+  let [size, left, top] = [0.3, 0, 0];
+  for (let i = 0; i < 3; i++) { // the margins change the scale a little: settle it
+    left = 0.62 * size * chars(board.height) + 0.12;
+    top = 0.9 * size + 0.15;
+    const scale = Math.min(width / (w + left + 0.05), high / (h + top + 0.05)); // CSS pixels per cell unit
+    if (scale > 0) size = Math.max(0.3, LABEL_PX / scale);
+  }
+  const apart = board.width > 1 ? layout.centre([0, 1])[0] - layout.centre([0, 0])[0] : 1;
+  const columns = Math.ceil((0.62 * size * chars(board.width) + 0.3 * size) / apart);
+  const rows = Math.ceil(1.1 * size);
+  return { size, left, top, rows, columns };
+}
+
+function drawLabels({ board, layout }, svg, { size, rows, columns }) {
   // r1, r2, ... down the side, c1, c2, ... across the top: where the hint's `r5c1` is.
-  const small = Math.max(board.width, board.height) > 12 ? " e-axis-small" : "";
-  for (let r = 0; r < board.height; r++) {
+  for (let r = 0; r < board.height; r += rows) {
     const x = Math.min(...layout.outline([r, 0]).map((p) => p[0])) - 0.08;
-    const label = el("text", { class: `e-axis${small}`, x, y: layout.centre([r, 0])[1] + 0.09, "text-anchor": "end", "data-row": r + 1 }, svg);
+    const label = el("text", { class: "e-axis", x, y: layout.centre([r, 0])[1] + 0.3 * size, "font-size": size, "text-anchor": "end", "data-row": r + 1 }, svg);
     label.textContent = `r${r + 1}`;
   }
-  for (let c = 0; c < board.width; c++) {
+  for (let c = 0; c < board.width; c += columns) {
     const y = Math.min(...layout.outline([0, c]).map((p) => p[1])) - 0.1;
-    const label = el("text", { class: `e-axis${small}`, x: layout.centre([0, c])[0], y, "text-anchor": "middle", "data-column": c + 1 }, svg);
+    const label = el("text", { class: "e-axis", x: layout.centre([0, c])[0], y, "font-size": size, "text-anchor": "middle", "data-column": c + 1 }, svg);
     label.textContent = `c${c + 1}`;
   }
+}
+
+export function redrawOnResize(page) {
+  // The labels' size follows the editor's width and max-height (a window resized, a phone turned).
+  const svg = $("editor");
+  let seen = "";
+  new ResizeObserver(() => {
+    const now = `${svg.clientWidth} ${getComputedStyle(svg).maxHeight}`;
+    if (now !== seen && seen) drawEditor(page);
+    seen = now;
+  }).observe(svg);
 }
 
 function drawPairs({ board, layout }, svg) {

@@ -14,6 +14,7 @@ import { ask, fix } from "./answers.js";
 import { emptyBoard } from "./board.js";
 import { $ } from "./dom.js";
 import { startDownloads } from "./downloads.js";
+import { redrawOnResize } from "./draw.js";
 import { startEditing } from "./edit.js";
 import { readText, showShot, startFiles } from "./files.js";
 import { startGenerate } from "./generate.js";
@@ -27,6 +28,7 @@ async function start() {
   const page = createPage(JSON.parse($("config").textContent));
   startOptions(page.config);
   startEditing(page, (kind) => ask(page, kind));
+  redrawOnResize(page);
   startPlay(page);
   startGenerate(page);
   startFiles(page);

@@ -7,6 +7,7 @@ export function say(text, tone = "") {
   clearError();
   $("status").textContent = text;
   $("status").className = tone;
+  $("status").scrollTop = 0; // a long one scrolls in its box (page.css): it is read from its start
 }
 
 export function showError(message) {
@@ -15,6 +16,7 @@ export function showError(message) {
   $("status").className = "";
   $("error").textContent = message;
   $("error").hidden = false;
+  $("error").scrollTop = 0;
 }
 
 export function clearError() {
