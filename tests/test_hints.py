@@ -399,3 +399,23 @@ def test_cli_text_of_a_not_unique_puzzle_shows_two_solutions_and_where_they_diff
     assert marked == {(r, c) for r in range(puzzle.height) for c in range(puzzle.width) if first[r][c] != second[r][c]}
     said = hint(puzzle)
     assert marked == {cell_of(node) for node in said.differ} == set(differ(*said.solutions))
+
+
+def test_a_what_if_too_long_to_say_chain_by_chain_says_where_each_contradiction_is_met():
+    from cpflow.deduce.sentences import step_sentence
+    from cpflow.deduce.whatifs import Assumption, Conflict, Link
+
+    puzzle = load(PUZZLES / "gen_14x14_08.txt")[0]
+    cell, colours = (11, 7), ["R", "P", "W", "g", "B", "Y"]
+    assumptions = tuple(
+        Assumption(
+            colour,
+            (Link(cell, colour, "assumed"), *(Link((r, n), colour, "degree", ((r, n),)) for r in range(n + 2))),
+            Conflict("touch", ((n, 12), (n, 13)), colour),
+        )
+        for n, colour in enumerate(colours)
+    )
+    reason = step_sentence(puzzle, Step("what if", "touch", "C", (cell,), (), None, assumptions))
+    assert len(reason) <= 200, reason
+    assert reason.startswith("If r12c8 were any other colour") and reason.endswith("So r12c8 is C.")
+    assert all(f"r{n + 1}c13" in reason for n in range(len(colours)))

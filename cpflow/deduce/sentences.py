@@ -69,7 +69,7 @@ def _from(puzzle: Puzzle, step: Step, origin: Node) -> str:
 def _what_if(puzzle: Puzzle, step: Step) -> str:
     """Each alternative assumed, what it leads to, and so the step: alternatives said alike together (the
     most of them last, as 'any other colour'), each chain's cells named while the whole is at most SHORT
-    characters, else counted (`hint --explain` names them)."""
+    characters, else counted (`hint --explain` names them); still longer, where each contradiction is met."""
     for named in (SHOWN_IN_CHAIN, 1, 0):
         groups: dict[str, list[Assumption]] = {}
         for a in step.assumptions:
@@ -82,8 +82,10 @@ def _what_if(puzzle: Puzzle, step: Step) -> str:
         ]
         reason = " ".join([*said, _so(puzzle, step)])
         if len(reason) <= SHORT:
-            break
-    return reason
+            return reason
+    where = few(list(dict.fromkeys(a.conflict.nodes[0] for a in step.assumptions if a.conflict.nodes)))
+    every = _assumed(puzzle, step, step.assumptions, rest=len(step.assumptions) > 1)
+    return f"{every}, the rules would meet a contradiction each time, at {where}. {_so(puzzle, step)}"
 
 
 def _assumed(puzzle: Puzzle, step: Step, group: Sequence[Assumption], first: bool = True, rest: bool = False) -> str:
@@ -186,13 +188,14 @@ def contradiction(a: Conflict) -> str:
     return f"the rules meet a contradiction at {where}"
 
 
+def few(nodes: Sequence[Node], named: int = 6) -> str:
+    """Cells named up to `named`, then counted: 'r1c1, r1c2 and 3 more'."""
+    return cells(nodes) if len(nodes) <= named else f"{', '.join(map(at, nodes[:named]))} and {len(nodes) - named} more"
+
+
 def several_sentence(differ: Sequence[Node], named: int = 6) -> str:
     """Why no rule decides the next cell of a play with more than one solution, and where two differ."""
-    where = (
-        cells(differ[:named])
-        if len(differ) <= named
-        else f"{', '.join(map(at, differ[:named]))} and {len(differ) - named} more"
-    )
+    where = few(differ, named)
     return (
         f"this puzzle has more than one solution: two of them differ at {where}, so no rule can decide the next cell."
     )
