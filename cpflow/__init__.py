@@ -27,7 +27,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   cpsat_solver: running CP-SAT on a built model), ilp, mip (running CBC and HiGHS under a
   deadline), cnf and sat (the SAT engines), complete (the search engine: the front end's search to its
   end, no solver library; the browser's), children (child processes and scratch folders
-  that never outlive a request), closest, why (relaxed: the model of requirements that cannot hold)
+  that never outlive a request), closest, why (relaxed: the model of requirements that cannot hold;
+  relaxed_label: the same in the label formulation, the whole board at any size)
 - workflows/: unique (proofs and counts), generate/ (puzzles proven unique: order, carve,
   cover, prove, pack), compare, batch (here or on a process pool), items (where a batch
   runs, an item's failure), cluster (batches on Dask: the `dask` extra, imported only with

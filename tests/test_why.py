@@ -139,9 +139,24 @@ def witnessed(puzzle, found) -> bool:
     )
 
 
-def test_a_board_too_big_to_model_whole_is_explained_where_the_rules_refute_it():
+def test_a_board_too_big_for_the_circuit_model_is_explained_whole_by_the_label_model():
     puzzle = rows_board(30, pocket=True)
-    assert size(puzzle) > LARGEST  # the whole board is not modelled
+    assert size(puzzle) > LARGEST  # no per-colour circuit model of the whole board
+    found = why(puzzle, 60)
+    assert found is not None and found.minimal and found.radius is None  # proven on the whole board
+    assert found.cover == ((29, 29),) and not found.connect
+    assert witnessed(puzzle, found)
+
+
+def test_when_the_label_model_proves_nothing_the_parts_where_the_rules_refute_are_tried(monkeypatch):
+    from cpflow.engines import why as module
+
+    class Silent(module.RelaxedLabel):
+        def solve(self, wanted, deadline):
+            return "unknown", None, []
+
+    monkeypatch.setattr(module, "RelaxedLabel", Silent)
+    puzzle = rows_board(30, pocket=True)
     found = why(puzzle, 60)
     assert found is not None and found.minimal and found.radius is not None  # proven on a part
     assert found.cover == ((29, 29),) and not found.connect

@@ -1,17 +1,21 @@
 """Why a puzzle has no solution: a smallest set of requirements that cannot hold together.
 
-The requirements and their relaxed model are cpflow.engines.relaxed's (models/why.md). When the
-front end's rules refute the puzzle, the explanation starts where they did (cpflow.deduce.refuted):
-on the part of the board within `RADII` steps of the cells the contradiction involved, open at its
-border (every solution of the board is one of the part's, so what cannot hold there cannot hold on
-the board), growing only while the part's requirements can all hold; the whole board is the
-fallback. CP-SAT's core (`sufficient_assumptions_for_infeasibility`) is a first set; it is not
-minimal, so it is shrunk: each element is dropped in turn, and a set still infeasible without it
-replaces the set (its own core), while a set that becomes solvable keeps the element and a solution
-of the others on the board as its witness (`Ladder`: parts around the set, open for proofs and
-closed for witnesses, grown up to the whole board). At the end every element has a witness: the
-set is minimal (no element can go). Each witness passes the verifier on the board of the colours
-it connects (blanks allowed), and covers every cell the set requires.
+The requirements and their relaxed model are cpflow.engines.relaxed's (models/why.md). The set is
+looked for first on the whole board in the label formulation (cpflow.engines.relaxed_label: any
+size, and it proves what the front end's search refutes), for at most `FIRST` of the time. When
+that proves nothing, the explanation starts where the front end's rules refuted the puzzle
+(cpflow.deduce.refuted): on the part of the board within `RADII` steps of the cells the
+contradiction involved, open at its border (every solution of the board is one of the part's, so
+what cannot hold there cannot hold on the board), growing only while the part's requirements can
+all hold; the whole board's per-colour model is the last. CP-SAT's core
+(`sufficient_assumptions_for_infeasibility`) is a first set; it is not minimal, so it is shrunk:
+each element is dropped in turn, and a set still infeasible without it replaces the set (its own
+core), while a set that becomes solvable keeps the element and a solution of the others on the
+board as its witness (on parts: `Ladder`, parts around the set, open for proofs and closed for
+witnesses, grown up to the whole board). A solve that takes more than its share (`SOLVE` seconds,
+doubled each round) waits for the next round. At the end every element has a witness: the set is
+minimal (no element can go). Each witness passes the verifier on the board of the colours it
+connects (blanks allowed), and covers every cell the set requires.
 """
 
 from __future__ import annotations
@@ -23,10 +27,13 @@ from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, cell_name
 from cpflow.board.verify import violations
 from cpflow.clock import Deadline, OutOfTime
 from cpflow.engines.relaxed import Relaxed, Requirement, size
+from cpflow.engines.relaxed_label import RelaxedLabel
 from cpflow.errors import InvalidSolution
 
 LARGEST = 20_000  # nodes x colours of one model: a bigger part (or board) is not modelled, it would take long to build
 RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the parts tried, before the whole board
+FIRST = 0.5  # of the time left, the most the label model's first proof may take before the parts are tried
+SOLVE = 0.5  # seconds a shrinking solve may take in its first round; each next round doubles it
 
 
 @dataclass(frozen=True)
@@ -46,12 +53,22 @@ def why(
     puzzle: Puzzle, time_limit: float | None = None, near: Collection[Node] | None = None, colours: Collection[str] = ()
 ) -> Why | None:
     """A smallest set of requirements of an unsolvable puzzle that no solution meets, each with its
-    witness, looked for first around the cells `near` and for the `colours` alone (by default where
-    the rules refute the puzzle, and the colours met there); None if the puzzle is solvable, too big
-    to model, or the time limit came before any set was found. The play's drawn cells are left out:
-    this is about the puzzle."""
+    witness, looked for first on the whole board's label model, then around the cells `near` and for
+    the `colours` alone (by default where the rules refute the puzzle, and the colours met there);
+    None if the puzzle is solvable, or the time limit came before any set was found. The play's
+    drawn cells are left out: this is about the puzzle."""
     deadline = Deadline(time_limit)
     puzzle = replace(puzzle, drawn={})
+    try:
+        board = RelaxedLabel(puzzle, deadline)
+    except OutOfTime:
+        return None
+    left = deadline.left()
+    status, _, core = board.solve(board.requirements(), deadline if left is None else deadline.within(left * FIRST))
+    if status == "infeasible":
+        return _shrunk(puzzle, board, core, deadline, None)
+    if status == "solvable":
+        return None
     if near is None:
         near, colours = _refuted(puzzle, deadline)
     for radius, region, only in _proofs(puzzle, near, colours):
@@ -61,7 +78,7 @@ def why(
             return None
         status, _, core = proof.solve(proof.requirements(), deadline)
         if status == "infeasible":
-            return _shrunk(puzzle, proof, core, deadline, radius)
+            return _shrunk(puzzle, Ladder(puzzle, core, radius, proof), core, deadline, radius)
         if status == "unknown":
             return None
     return None
@@ -110,30 +127,38 @@ def _refuted(puzzle: Puzzle, deadline: Deadline) -> tuple[frozenset[Node], froze
     return (found.at, found.between) if found else (frozenset(), frozenset())
 
 
-def _shrunk(puzzle: Puzzle, proof: Relaxed, core: list[Requirement], deadline: Deadline, radius) -> Why:
-    """The set `core` that `proof` found cannot hold, shrunk until each element has a witness."""
+def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requirement], deadline: Deadline, radius) -> Why:
+    """The set `core` that cannot hold, shrunk until each element has a witness: each element is
+    dropped in turn, a set still infeasible without it replaces the set (its core), and one that
+    can hold gives the element its witness. A solve `models` cannot settle within `budget` seconds
+    leaves its element for the next round, which gives each such solve twice as long."""
     witnesses: dict[Requirement, Solution] = {}
-    ladder = Ladder(puzzle, core, radius, proof)
-    minimal, i = True, 0
-    while i < len(core):
-        element = core[i]
-        if element in witnesses:
+    budget = SOLVE
+    while True:
+        stuck, i = False, 0
+        while i < len(core) and deadline.left() != 0:
+            element = core[i]
+            if element in witnesses:
+                i += 1
+                continue
+            rest = [r for r in core if r != element]
+            status, solution, smaller = models.solve(rest, deadline.within(budget))
+            if status == "infeasible":
+                core, i = smaller, 0
+                continue
+            if status == "solvable" and solution is not None:
+                witnesses[element] = _checked(puzzle, solution, rest)
+            else:
+                stuck = True
             i += 1
-            continue
-        rest = [r for r in core if r != element]
-        status, solution, smaller = ladder.solve(rest, deadline)
-        if status == "infeasible":
-            core, i = smaller, 0
-        elif status == "solvable" and solution is not None:
-            witnesses[element] = _checked(puzzle, solution, rest)
-            i += 1
-        else:
-            minimal = False
+        if not stuck or deadline.left() == 0:
             break
+        budget *= 2
     connect = tuple(c for _, c in core if isinstance(c, str))
     cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
-    return Why(connect, cover, kept, minimal and len(kept) == len(core), ladder.radius)
+    where = models.radius if isinstance(models, Ladder) else radius
+    return Why(connect, cover, kept, len(kept) == len(core), where)
 
 
 class Ladder:
