@@ -150,6 +150,7 @@ def test_the_time_limit_is_for_the_whole_repair():
 
     found = fix(puzzle, time_limit=0.4, progress=slow)
     assert found.verdict == "unknown" and found.tried == 2 and found.edit is None and found.puzzle == puzzle
+    assert found.short_of == "an edit was proven unique"
     assert fix(puzzle, time_limit=1e-9).verdict == "unknown"
 
 
@@ -158,7 +159,8 @@ def test_cli_fix_out_of_time_says_so_in_one_line_and_exits_3(tmp_path):
     done = cpflow("fix", str(TWO_SOLUTIONS), "--time-limit", "0.000001", "--format", "text", "--out", str(out))
     assert done.returncode == 3 and not out.exists()
     (line,) = done.stdout.splitlines()
-    assert line.startswith(f"{TWO_SOLUTIONS}: the time limit ran out before an edit was proven unique (1 proof, ")
+    said = "the time limit ran out before it was known whether the puzzle has more than one solution (1 proof, "
+    assert line.startswith(f"{TWO_SOLUTIONS}: {said}")  # not "before an edit was proven unique": none was tried
     assert done.stderr == ""  # not a terminal: no progress
 
 

@@ -228,7 +228,7 @@ class Text(Writer):
             "fixed": f"not unique; fixed: {found.edit.words() if found.edit else ''}",
             "not fixed": "not unique, and no single edit tried makes it unique",
             "unsolvable": "no solution at all; nothing to fix",
-            "unknown": "the time limit ran out before an edit was proven unique",
+            "unknown": f"the time limit ran out before {found.short_of}",
         }[found.verdict]
         say(f"{entry.puzzle.name}: {said} ({found.tried} proof{'s' * (found.tried != 1)}, {found.seconds:.2f} s)")
         if found.verdict == "fixed" and found.solution:

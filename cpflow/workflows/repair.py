@@ -42,6 +42,7 @@ from cpflow.results import SolveResult, Status
 from cpflow.workflows.unique import SAME_EACH_RUN, Uniqueness, Verdict
 
 TRIES = 400  # uniqueness proofs before giving up
+UNDECIDED = "it was known whether the puzzle has more than one solution"  # what the first proof decides
 MOVE_REACH = 2  # steps an endpoint may move
 ENGINE = DEFAULT  # as `cpflow solve` runs it: CP-SAT, the front end's search beside it (without OR-Tools, the search)
 
@@ -76,8 +77,9 @@ class Edit:
 class Fixed:
     """What `fix` found: `verdict` (unique: nothing to fix; fixed; not fixed; unsolvable; unknown:
     the time limit came first), the puzzle (after the edit, when fixed), its solution when it has
-    exactly one, the edit, the uniqueness proofs tried, the seconds taken and the edits passed
-    over without a proof (a solution already seen survives them)."""
+    exactly one, the edit, the uniqueness proofs tried, the seconds taken, the edits passed
+    over without a proof (a solution already seen survives them) and, when unknown, what the time
+    limit came before (`short_of`)."""
 
     verdict: str
     puzzle: Puzzle
@@ -86,6 +88,7 @@ class Fixed:
     tried: int
     seconds: float
     passed: int = 0
+    short_of: str = ""
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,8 @@ def fix(puzzle: Puzzle, time_limit: float | None = None, tries: int = TRIES, pro
 
     def answer(verdict: str, tried: int, passed: int, candidate: Candidate | None = None, solution=None) -> Fixed:
         edited, edit = (candidate.puzzle, candidate.edit) if candidate else (puzzle, None)
-        return Fixed(verdict, edited, solution, edit, tried, time.perf_counter() - began, passed)
+        short_of = "" if verdict != "unknown" else UNDECIDED if tried == 1 else "an edit was proven unique"
+        return Fixed(verdict, edited, solution, edit, tried, time.perf_counter() - began, passed, short_of)
 
     told(1, None, 0)
     found = two(puzzle, deadline)
