@@ -1,13 +1,17 @@
-// The worker behind window.cpflow (cpflow.js), a module worker: starts Pyodide (its pyodide.mjs), unpacks cpflow's pure-Python files (cpflow.zip)
-// and imports cpflow.web.browser, then answers each call with what that module's function of the name returns
-// (JSON text). It says how far the start has come as it goes ({progress, stage}), then {ready} or {failed}.
+// The worker behind window.cpflow (cpflow.js), a module worker: starts Pyodide (its pyodide.mjs), unpacks cpflow's
+// pure-Python files (cpflow.zip) and imports cpflow.web.browser, then answers each call with what that module's
+// function of the name returns (JSON text). It says how far the start has come as it goes ({progress, stage}: the
+// runtime's WebAssembly fetched first, byte by byte, into the browser's cache, where Pyodide then finds it), then
+// {ready} or {failed}.
 
 let browser = null;
 
 const progress = (fraction, stage) => postMessage({ progress: fraction, stage });
 
 async function start({ runtime, base }) {
-  progress(0.05, "Loading the Python runtime…");
+  progress(0.02, "Loading the Python runtime…");
+  await fetched(`${runtime}pyodide.asm.wasm`, 0.02, 0.5);
+  progress(0.5, "Starting the Python runtime…");
   const { loadPyodide } = await import(`${runtime}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: runtime, convertNullToNone: true });
   progress(0.7, "Loading cpflow…");
@@ -19,6 +23,23 @@ async function start({ runtime, base }) {
   browser = pyodide.pyimport("cpflow.web.browser");
   browser.warm();
   progress(1, "Ready");
+}
+
+async function fetched(url, from, to) {
+  // The file read through, the bar moving from `from` to `to` as its bytes arrive (when its size is known).
+  const answer = await fetch(url);
+  const size = Number(answer.headers.get("Content-Length")) || 0;
+  if (!answer.ok || !answer.body || !size) return;
+  const reader = answer.body.getReader();
+  for (let seen = 0, last = 0; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    seen += value.length;
+    if (seen - last > size / 50) {
+      last = seen;
+      progress(from + ((to - from) * seen) / size, `Loading the Python runtime… ${Math.round(seen / 1e6)} of ${Math.round(size / 1e6)} MB`);
+    }
+  }
 }
 
 onmessage = async ({ data }) => {
