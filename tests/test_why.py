@@ -149,7 +149,7 @@ def test_a_board_too_big_for_the_circuit_model_is_explained_whole_by_the_label_m
 
 
 def test_when_the_label_model_proves_nothing_the_parts_where_the_rules_refute_are_tried(monkeypatch):
-    from cpflow.engines import why as module
+    from cpflow.engines import relaxed_label as module  # why imports it when it builds a model (no OR-Tools before)
 
     class Silent(module.RelaxedLabel):
         def solve(self, wanted, deadline):

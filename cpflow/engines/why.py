@@ -22,13 +22,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, cell_name
 from cpflow.board.verify import violations
 from cpflow.clock import Deadline, OutOfTime
 from cpflow.engines.relaxed import Relaxed, Requirement, size
-from cpflow.engines.relaxed_label import RelaxedLabel
 from cpflow.errors import InvalidSolution
+
+if TYPE_CHECKING:  # its model is CP-SAT's, imported when one is built: `Why` is imported where there is no OR-Tools
+    from cpflow.engines.relaxed_label import RelaxedLabel
 
 LARGEST = 20_000  # nodes x colours of one model: a bigger part (or board) is not modelled, it would take long to build
 RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the parts tried, before the whole board
@@ -57,6 +60,8 @@ def why(
     the `colours` alone (by default where the rules refute the puzzle, and the colours met there);
     None if the puzzle is solvable, or the time limit came before any set was found. The play's
     drawn cells are left out: this is about the puzzle."""
+    from cpflow.engines.relaxed_label import RelaxedLabel
+
     deadline = Deadline(time_limit)
     puzzle = replace(puzzle, drawn={})
     try:
@@ -130,10 +135,11 @@ def _refuted(puzzle: Puzzle, deadline: Deadline) -> tuple[frozenset[Node], froze
 def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requirement], deadline: Deadline, radius) -> Why:
     """The set `core` that cannot hold, shrunk until each element has a witness: each element is
     dropped in turn, a set still infeasible without it replaces the set (its core), and one that
-    can hold gives the element its witness. A solve `models` cannot settle within `budget` seconds
-    leaves its element for the next round, which gives each such solve twice as long."""
+    can hold gives the element its witness. A solve the label model cannot settle within `budget`
+    seconds is tried on the parts around the set (`Ladder`), and if they cannot either, its element
+    waits for the next round, which gives each such solve twice as long."""
     witnesses: dict[Requirement, Solution] = {}
-    budget = SOLVE
+    budget, where, ladders = SOLVE, radius, {}
     while True:
         stuck, i = False, 0
         while i < len(core) and deadline.left() != 0:
@@ -143,6 +149,14 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
                 continue
             rest = [r for r in core if r != element]
             status, solution, smaller = models.solve(rest, deadline.within(budget))
+            if isinstance(models, Ladder):
+                where = models.radius
+            elif status == "unknown":  # the label model could not: the parts around the set may
+                parts = ladders.setdefault(tuple(core), Ladder(puzzle, core, RADII[0], None))
+                status, solution, smaller = parts.solve(rest, deadline.within(budget))
+                where = parts.radius if status == "infeasible" else where
+            elif status == "infeasible":
+                where = None
             if status == "infeasible":
                 core, i = smaller, 0
                 continue
@@ -157,7 +171,6 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     connect = tuple(c for _, c in core if isinstance(c, str))
     cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
-    where = models.radius if isinstance(models, Ladder) else radius
     return Why(connect, cover, kept, len(kept) == len(core), where)
 
 
@@ -167,7 +180,7 @@ class Ladder:
     hold?) and a closed one (a witness: a solution of the board that meets it), then the whole board.
     `radius` ends as the largest part a proof took (None: the whole board)."""
 
-    def __init__(self, puzzle: Puzzle, core: list[Requirement], radius: int | None, proof: Relaxed):
+    def __init__(self, puzzle: Puzzle, core: list[Requirement], radius: int | None, proof: Relaxed | None):
         self.puzzle, self.radius, self.proof = puzzle, radius, proof
         cells = [n for _, what in core for n in (puzzle.endpoints[what] if isinstance(what, str) else (what,))]
         steps = [r for r in RADII if radius is not None and r >= radius]
@@ -183,9 +196,10 @@ class Ladder:
     def solve(self, wanted: list[Requirement], deadline: Deadline):
         """('infeasible', core, ...) from the first part that proves `wanted` cannot hold, ('solvable',
         a witness, []) from the first closed part where it can; else 'unknown'."""
-        status, solution, core = self.proof.solve(wanted, deadline)  # first where the set was found
-        if status == "infeasible" or solution is not None:
-            return status, solution, core
+        if self.proof is not None:
+            status, solution, core = self.proof.solve(wanted, deadline)  # first where the set was found
+            if status == "infeasible" or solution is not None:
+                return status, solution, core
         for radius, region in [*self.rungs, (None, None)]:
             if size(self.puzzle, region) > LARGEST or deadline.left() == 0:
                 break
