@@ -1,8 +1,9 @@
 // Puzzles out: the puzzle's text (as the server wrote it), the solution shown, the picture (SVG, PNG, drawn
-// by the server), and a link that opens the puzzle.
+// by the server), and a link that opens the puzzle (Share).
 
-import { problems } from "./board.js";
+import { isBlank, problems } from "./board.js";
 import { $ } from "./dom.js";
+import { linkOf } from "./link.js";
 import { written } from "./session.js";
 import { say, showError } from "./status.js";
 
@@ -35,12 +36,25 @@ function save(blob, name) {
 
 export function startDownloads(page) {
   for (const kind of ["puzzle", "solution", "svg", "png"]) $(`get-${kind}`).addEventListener("click", () => download(page, kind));
-  $("copy-link").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(location.href);
-      say("Link copied: it opens this puzzle.");
-    } catch (_) {
-      showError(`Copy this address: ${location.href}`);
-    }
-  });
+  $("share").addEventListener("click", () => share(page));
+  page.hooks.on("changed", () => ($("shared").hidden = true)); // a link to the board before
+}
+
+async function share(page) {
+  // A link that opens the puzzle (link.js), copied; shown beside the button too, to copy by hand where the
+  // browser refuses the clipboard (a page not served from this machine over http, a permission refused).
+  if (isBlank(page.board)) return showError("Nothing to share yet: place endpoints, pick a level or Generate one.");
+  const text = await written(page);
+  if (text === null) return;
+  const link = location.origin + location.pathname + location.search + linkOf(text);
+  $("share-link").value = link;
+  $("shared").hidden = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    say("Link copied: it opens this puzzle.", "ok");
+  } catch (_) {
+    say("The browser did not let the page copy: copy the link shown under Share.", "unknown");
+    $("share-link").focus();
+    $("share-link").select();
+  }
 }

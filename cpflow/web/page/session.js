@@ -1,6 +1,6 @@
 // The page's state, in one object (`page`) that every part is handed: the board being edited, the name
 // downloads take, the keyboard's cursor, the answer on display, the layout the server gave for the board,
-// and the board's text as the server last wrote it (kept in the page's address after `#puzzle=`).
+// and the board's text as the server last wrote it (kept in the page's address after `#p=`: link.js).
 
 import { createApi } from "./api.js";
 import { emptyBoard, fromRead, isBlank, record } from "./board.js";
@@ -8,6 +8,7 @@ import { $ } from "./dom.js";
 import { drawEditor } from "./draw.js";
 import { createHooks } from "./hooks.js";
 import { Layout } from "./layout.js";
+import { linkOf } from "./link.js";
 import { say, showError } from "./status.js";
 
 const BUSY = ["solve", "unique", "count", "fix", "generate", "shot"]; // the buttons that start a job
@@ -63,7 +64,7 @@ function sketch(page, size) {
         page.layout = page.layouts.get(size);
         drawEditor(page);
       }
-      history.replaceState(null, "", isBlank(board) ? location.pathname + location.search : `#puzzle=${encodeURIComponent(answer.text)}`);
+      history.replaceState(null, "", isBlank(board) ? location.pathname + location.search : linkOf(answer.text));
       return answer.text;
     })
     .catch((error) => {
