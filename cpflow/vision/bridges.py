@@ -6,7 +6,9 @@ corner points (cpflow.vision.dots.corners) are one grey, far from the board's ow
 (the corners of most cells, and the page's, which an empty cell shows) and from the tint
 of every colour's cells (a bridge stays
 untinted, while a pipe's cells take a little of its colour: a grey colour's tint could be
-mistaken for a tile otherwise).
+mistaken for a tile otherwise). Each colour's tint is read where it shows, at the corners of its
+dots' cells (a path's cells are tinted from its dot on), not computed from the board's colour: on a
+solved board every cell is tinted, and the board's median colour is some colour's tint.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from cpflow.vision.sides import page
 ALIKE = 8.0  # Lab distance, at most, between a tile's corners and their median
 GREY = 8.0  # a tile's chroma (a, b in Lab) at most
 APART = 20.0  # Lab distance of a tile from the board's colour and from each colour's tint, at least
-TINT = 0.25  # how much of its colour a pipe's cell takes (cpflow.pictures.scene.TINT)
 
 
 def find_bridges(lab: np.ndarray, grid: Grid, dots: list[Dot], holes: set[Cell]) -> set[Cell]:
@@ -34,8 +35,8 @@ def find_bridges(lab: np.ndarray, grid: Grid, dots: list[Dot], holes: set[Cell])
         sampled[row, col] = lab[ys.clip(0, height - 1), xs.clip(0, width - 1)]
     board = np.median([np.median(points, axis=0) for points in sampled.values()], axis=0)
     outside = page(lab, grid)  # an empty cell's colour, where most cells are tinted
-    tints = [TINT * np.array(dot.lab) + (1 - TINT) * board for dot in dots]
     taken = {dot.cell for dot in dots}
+    tints = [np.median(sampled[cell], axis=0) for cell in taken if cell in sampled]
     found = set()
     for cell, points in sampled.items():
         tile = np.median(points, axis=0)
