@@ -101,7 +101,10 @@ def _read(
     ranked = sorted((float(np.linalg.norm(centre - lab_)), colour) for colour, lab_ in colours.items())
     best, colour = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else float("inf")
-    if best < SAME and best + CLEAR < second and to_board >= max(FAINT, 2 * best):
+    # Clearly closer: by CLEAR, or by half of what stands between the two colours when they stand closer
+    # (a board of many colours, beyond the game's sixteen, whose hues lie a few units apart).
+    apart = float(np.linalg.norm(colours[colour] - colours[ranked[1][1]])) if len(ranked) > 1 else float("inf")
+    if best < SAME and best + min(CLEAR, apart / 2) < second and to_board >= max(FAINT, 2 * best):
         return colour  # the pair's own colour, off the cell's (a pale pipe on its pale tint)
     if to_board < CONTRAST:
         return None  # the cell's own background: nothing drawn
