@@ -220,10 +220,11 @@ def _extend(
 ) -> list[tuple[int, float]]:
     """The run grown both ways while a strong enough peak stands one step further.
 
-    One line may be missing between two found ones (a line between two cells tinted
-    by pipes of other colours can vanish), and the last line may be the picture's edge
-    (a screenshot cut to the board: a line on the edge is no ridge); each is put in where
-    it should be, strength 0.
+    One or two lines may be missing between two found ones (a line between two cells tinted
+    by pipes of other colours can vanish, and both lines beside a white path's cells, tinted the
+    lines' grey), and the last line may be the picture's edge
+    (a screenshot cut to the board: a line on the edge is no ridge), with one missing before
+    it too; each is put in where it should be, strength 0.
     """
     at = [p for p, _ in found]
     tolerance = max(2.0, 0.06 * step)
@@ -242,9 +243,15 @@ def _extend(
             grown = [best] if (best := strong(target, top)) else []
             if not grown and len(run) >= 3 and (beyond := strong(end + 2 * direction * step, top)):
                 grown = [(round(target), 0.0), beyond]
+            if not grown and len(run) >= 3 and (third := strong(end + 3 * direction * step, top)):
+                grown = [(round(target), 0.0), (round(end + 2 * direction * step), 0.0), third]
             if not grown and len(run) >= 3 and -2 * tolerance <= target <= size - 1 + 2 * tolerance:
                 if target <= tolerance or target >= size - 1 - tolerance:  # at the picture's edge
                     grown = [(min(max(round(target), 0), size - 1), 0.0)]
+            edge = target + direction * step  # a line missing, then the picture's edge
+            if not grown and len(run) >= 3 and (edge <= tolerance or size - 1 - tolerance <= edge):
+                if -2 * tolerance <= edge <= size - 1 + 2 * tolerance:
+                    grown = [(round(target), 0.0), (min(max(round(edge), 0), size - 1), 0.0)]
             if not grown:
                 break
             run = [*run, *grown] if direction == 1 else [*reversed(grown), *run]
@@ -287,12 +294,18 @@ def find_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
 
 def trim(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
     """The lattice less its end rows and columns that the lines across do not run through
-    (a row of buttons under the board, in line with its rows by chance)."""
+    (a row of buttons under the board, in line with its rows by chance); not those that end on the
+    picture's edge (a picture cut to the board: a solved board's white path hides the lines across)."""
     xs, ys = list(lattice.xs), list(lattice.ys)
-    for lines, across, mask in ((ys, xs, vertical), (xs, ys, horizontal)):
-        while len(lines) > FEWEST_CELLS + 1 and not _carried(mask, across, lines[-2], lines[-1], mask is vertical):
+    for lines, across, mask, size in ((ys, xs, vertical, vertical.shape[0]), (xs, ys, horizontal, horizontal.shape[1])):
+        cut = lambda at, size=size: at <= 1 or at >= size - 2  # noqa: E731
+        while len(lines) > FEWEST_CELLS + 1 and not cut(lines[-1]):
+            if _carried(mask, across, lines[-2], lines[-1], mask is vertical):
+                break
             lines.pop()
-        while len(lines) > FEWEST_CELLS + 1 and not _carried(mask, across, lines[1], lines[0], mask is vertical):
+        while len(lines) > FEWEST_CELLS + 1 and not cut(lines[0]):
+            if _carried(mask, across, lines[1], lines[0], mask is vertical):
+                break
             lines.pop(0)
     return Lattice(tuple(xs), tuple(ys))
 

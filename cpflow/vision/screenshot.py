@@ -8,6 +8,7 @@ stay tens of pixels wide.
 from __future__ import annotations
 
 import traceback
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -80,18 +81,21 @@ def _where(error: Exception) -> str:
     return f"{named} in {Path(ours[-1].filename).name}:{ours[-1].lineno} {ours[-1].name}" if ours else named
 
 
-def _reading(image: np.ndarray, debug_dir: Path | None, name: str) -> Reading:
-    """The puzzle and the play the decoded picture shows; ScreenshotUnreadable when no board is read."""
-    reaches: tuple[int, ...] = REACH
-    vertical, horizontal = ridges(image, 0), ridges(image, 1)
+def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tuple[int, ...] = REACH) -> Reading:
+    """The puzzle and the play the decoded picture shows; ScreenshotUnreadable when no board is read.
+    When no grid stands out among lines of every width, or its dots do not pair, the grid is looked for
+    among thin lines (`reaches` THIN): on a board of small cells a pipe is as wide as a wide line,
+    and on a solved one a pipe through every cell makes a grid of half cells."""
+    vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
     if debug_dir is not None:
         debug.write_lines(debug_dir, image, vertical, horizontal)
     try:
         lattice: Grid = find_hex_lattice(vertical, horizontal) or find_lattice(vertical, horizontal)
-    except ScreenshotUnreadable:  # no grid among lines of every width: among thin ones (a board of small cells)
-        reaches = THIN
-        vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
-        lattice = find_hex_lattice(vertical, horizontal) or find_lattice(vertical, horizontal)
+    except ScreenshotUnreadable:
+        if reaches == THIN:
+            raise
+        return _reading(image, debug_dir, name, THIN)
+    picture = image  # as decoded, before any margin
     image, lattice, seen = _margined(image, lattice)
     if seen is not None:  # the lines on the picture's edge are ridges now
         vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
@@ -110,6 +114,9 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str) -> Reading:
     try:
         named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:
+        if reaches != THIN:
+            with suppress(ScreenshotUnreadable):
+                return _reading(picture, debug_dir, name, THIN)
         if debug_dir is not None:
             debug.write(debug_dir, image, lattice, dots, holes, None)
         raise
