@@ -58,10 +58,12 @@ class Search:
 
     @property
     def held(self) -> int:
-        """About the bytes the search's stack holds: a frame of the root's size for each partial solution."""
+        """About the bytes the search's stack holds: a frame of the root's size for each partial solution
+        (its lists, and the banned colours' integers, which copies share until they change)."""
         if not self.frame:
             p = self.root
-            self.frame = sum(map(sys.getsizeof, (p.state, p.colour, p.banned, p.degree, p.free, p.other)))
+            lists = sum(map(sys.getsizeof, (p.state, p.colour, p.banned, p.degree, p.free, p.other)))
+            self.frame = lists + sum(map(sys.getsizeof, p.banned))
         return len(self.stack) * self.frame
 
     def solutions(self, budget: int, deadline: Deadline = NEVER) -> Iterator[Solution]:
