@@ -58,7 +58,8 @@ class RelaxedLabel:
         blanks = [v.visited[n] for n in self.cover]
         empty.add_decision_strategy(blanks, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
         empty.add_decision_strategy(v.order(0), cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-        self.models = (model, empty)
+        self.models, self.first = (model, empty), 0
+        self.hint: list[int] = []
 
     def _tour(self, deadline: Deadline) -> None:
         """One circuit through every node on a path and every junction; a node off the paths loops on itself."""
@@ -109,15 +110,22 @@ class RelaxedLabel:
         for model in self.models:
             model.clear_assumptions()
             model.add_assumptions(literals)
+            if self.hint:  # the last solution found: the next witness is often a small change of it
+                model.clear_hints()
+                model.proto.solution_hint.vars.extend(range(len(self.hint)))
+                model.proto.solution_hint.values.extend(self.hint)
         native, turn = cp_model.UNKNOWN, 0
         while native == cp_model.UNKNOWN and deadline.left() != 0:  # each search order in turn, twice as long each time
-            model = self.models[turn % len(self.models)]
+            model = self.models[(self.first + turn) % len(self.models)]
             solver, native = run(model, deadline.within(SLICE * 2 ** (turn // 2)), TUNED)
             turn += 1
+        if native != cp_model.UNKNOWN:
+            self.first = (self.first + turn - 1) % len(self.models)  # the order that answered goes first next time
         if native == cp_model.INFEASIBLE:
             core = set(solver.sufficient_assumptions_for_infeasibility())
             return "infeasible", None, [r for r, lit in zip(wanted, literals, strict=True) if lit.index in core]
         if native in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            self.hint = list(solver.response_proto.solution)
             paths = self.v.extract(solver).paths
             connected = [c for c, lit in self.connect.items() if solver.boolean_value(lit)]
             return "solvable", Solution({c: paths[c] for c in connected}), []

@@ -139,7 +139,8 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     seconds is tried on the parts around the set (`Ladder`), and if they cannot either, its element
     waits for the next round, which gives each such solve twice as long."""
     witnesses: dict[Requirement, Solution] = {}
-    budget, where, ladders = SOLVE, radius, {}
+    budget, where = SOLVE, radius
+    ladders: dict[tuple[Requirement, ...], Ladder] = {}
     while True:
         stuck, i = False, 0
         while i < len(core) and deadline.left() != 0:
