@@ -224,7 +224,8 @@ def _extend(
     by pipes of other colours can vanish, and both lines beside a white path's cells, tinted the
     lines' grey), and the last line may be the picture's edge
     (a screenshot cut to the board: a line on the edge is no ridge), with one missing before
-    it too; each is put in where it should be, strength 0.
+    it too where the run's other end is on the picture's edge; each is put in where it should
+    be, strength 0.
     """
     at = [p for p, _ in found]
     tolerance = max(2.0, 0.06 * step)
@@ -248,8 +249,10 @@ def _extend(
             if not grown and len(run) >= 3 and -2 * tolerance <= target <= size - 1 + 2 * tolerance:
                 if target <= tolerance or target >= size - 1 - tolerance:  # at the picture's edge
                     grown = [(min(max(round(target), 0), size - 1), 0.0)]
-            edge = target + direction * step  # a line missing, then the picture's edge
-            if not grown and len(run) >= 3 and (edge <= tolerance or size - 1 - tolerance <= edge):
+            edge = target + direction * step  # a line missing, then the picture's edge (the other end on it too)
+            other = run[0][0] if direction == 1 else run[-1][0]
+            cut = other <= tolerance or other >= size - 1 - tolerance
+            if not grown and len(run) >= 3 and cut and (edge <= tolerance or size - 1 - tolerance <= edge):
                 if -2 * tolerance <= edge <= size - 1 + 2 * tolerance:
                     grown = [(round(target), 0.0), (min(max(round(edge), 0), size - 1), 0.0)]
             if not grown:
