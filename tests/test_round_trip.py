@@ -27,17 +27,11 @@ KINDS = {  # the generator's order for a board of each kind
     "warps": {"warps": 2},
 }
 # Solved renders not read yet, and why: each is refused in one line, never read as another board.
-WHITE = "a white path's cells are tinted the grid lines' grey: the lines between them vanish"
+HEX = "a solved hexagonal board: its cells' flat sides hidden under tints and pipes"
 NOT_YET = {
-    "gen_14x14_03": WHITE,
-    "gen_14x14_09": WHITE,
-    "gen_24x12_02": WHITE,
-    "gen_24x12_03": "a colour beyond the game's sixteen read as a dot's ring",
-    "starter_9x6": WHITE,
-    "hex_7x7_01": "a solved hexagonal board: its cells' flat sides hidden under tints and pipes",
-    "hex_7x7_02": "a solved hexagonal board: its cells' flat sides hidden under tints and pipes",
-    **{f"gen_30x30_0{k}": "spare colours of one hue apart too little for the pipes' reading" for k in range(1, 6)},
-    "hex": "a solved hexagonal board: its cells' flat sides hidden under tints and pipes",
+    "hex_7x7_01": HEX,
+    "hex_7x7_02": HEX,
+    **{f"hex {number}": HEX for number in (1, 3, 4, 5)},
 }
 
 
@@ -92,16 +86,23 @@ def test_every_puzzle_rendered_solved_imports_back_as_its_puzzle_and_solution(pa
     round_trip(puzzle, load_solution(puzzle, path.with_name(f"{path.stem}.solution.txt")))
 
 
-@pytest.mark.parametrize("solved", [False, True], ids=["unsolved", "solved"])
-@pytest.mark.parametrize("number", range(1, 6))
-@pytest.mark.parametrize("kind", KINDS)
+def generated_cases():
+    """Every kind, five boards each, unsolved and solved; a case not read yet marked xfail (strict)."""
+    for kind in KINDS:
+        for number in range(1, 6):
+            for solved in (False, True):
+                why = NOT_YET.get(f"{kind} {number}") if solved else None
+                marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+                state = "solved" if solved else "unsolved"
+                yield pytest.param(kind, number, solved, marks=marks, id=f"{kind}-{number}-{state}")
+
+
+@pytest.mark.parametrize(("kind", "number", "solved"), list(generated_cases()))
 def test_generated_boards_of_every_kind_render_and_import_back_exactly(kind, number, solved):
     from cpflow.errors import GenerationFailed
     from cpflow.workflows.generate.order import Order, default_colours, plain
     from cpflow.workflows.generate.pack import generate_one
 
-    if solved and kind in NOT_YET:
-        pytest.xfail(NOT_YET[kind])
     has = KINDS[kind]
     width, height = 5 + (3 * number) % 9, 5 + (5 * number) % 9
     shape, holes = has.get("shape", "square"), has.get("holes", 0)
