@@ -24,30 +24,17 @@ PICTURES = ROOT.parent / "shared" / "screenshots" / "real"
 TRUTH = ROOT / "tests" / "screenshots"
 CASES = vision_real.cases(PICTURES, TRUTH)
 
-# Read as a wrong board or play today (the reading of 2026-11-27, bench/vision_real.py).
-WRONG = {
-    "MatthewUng_FlowSolver/photos_8x8v1.png": "the older look: a streak of the background read as two holes",
-    "ludovicb1239_FlowShapesSolver/FlowShapesSolver_tests_1.PNG": "a hexagonal board's outline: a hole read as a cell",
-    "ludovicb1239_FlowShapesSolver/FlowShapesSolver_tests_4.jpg": "a hexagonal board's outline: its corner "
-    "holes read as cells",
-    "ludovicb1239_FlowShapesSolver/FlowShapesSolver_tests_original6.png": "a courtyard's walls: "
-    "none read (a plain board)",
-    "znoraka_flow-free-solver/data_141.png": "a 200x200 crop: dots read wrong",
-}
+# Read as a wrong board or play today (the reading of 2026-11-27, bench/vision_real.py): none.
+WRONG: dict[str, str] = {}
 # Refused in one line today: no wrong board, but not read.
 REFUSED = {
-    "MatthewUng_FlowSolver/photos_7x7v1.png": "the older look: a dot's partner not found",
-    "MatthewUng_FlowSolver/test_7x7v1.png": "the older look: a dot's partner not found",
-    "ludovicb1239_FlowShapesSolver/FlowShapesSolver_tests_original7.png": "walls at the board's edge taken for "
-    "a warp's end",
-    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-07-15_17.37.42.jpg": "a solved board: dots under the pipes "
-    "do not pair",
+    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-07-15_17.37.42.jpg": "a solved board: a pipe at the edge "
+    "taken for a warp's end",
     "pkonkle213_FlowFreeSolver/SolvedBoards_2022-08-28_21.54.59.jpg": "a solved board: dots under the pipes "
     "do not pair",
-    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-08-29_12.09.29.jpg": "a solved board: dots under the pipes "
-    "do not pair",
+    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-08-29_12.09.29.jpg": "a solved board: a pipe at the edge "
+    "taken for a warp's end",
     "pkonkle213_FlowFreeSolver/SolvedBoards_boardHard.jpg": "a solved board: dots under the pipes do not pair",
-    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-08-30_18.17.47.jpg": "a shaped board's outline: dots do not pair",
 }
 needs_pictures = pytest.mark.skipif(not PICTURES.is_dir(), reason="../shared/screenshots/real is absent")
 

@@ -27,6 +27,8 @@ CONTRAST = 10.0  # Lab distance a dot stands from the cell's corners, at least
 SMALLER = 0.8  # a disc less than this times the typical dot's radius is no dot
 LARGER = 1.25  # nor one more than this times it
 WIDEST = 0.42  # of a cell: a colour reaching past this from the centre in most directions is a tint, no dot
+PAGE = 30.0  # Lab distance of a dot from a dark board's empty colour, at least (the game's colours are 60 off black)
+DARK = 50.0  # lightness (L) of a dark board's empty colour, at most (on a light one, its grey is 23 off white)
 
 
 @dataclass(frozen=True)
@@ -46,13 +48,15 @@ def lab_image(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
-def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Grid) -> list[Dot]:
-    """The dots on the board, in reading order (`lab`: the picture in Lab, see `lab_image`)."""
+def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Grid, page: np.ndarray | None = None) -> list[Dot]:
+    """The dots on the board, in reading order (`lab`: the picture in Lab, see `lab_image`; `page`: the
+    empty board's colour in Lab: on a dark board every dot stands out from it by PAGE at least, and the
+    round end of a dim streak of the page's art, a shade off it, is no dot)."""
     found = []
     for row in range(lattice.height):
         for col in range(lattice.width):
             dot = _dot_at(image, lab, lattice, row, col)
-            if dot:
+            if dot and (page is None or page[0] > DARK or np.linalg.norm(np.subtract(dot.lab, page)) >= PAGE):
                 found.append(dot)
     # All of the game's dots are one size: a smaller disc is a pipe's round end, blurred. A colour
     # that fills the cell to its edges is no dot either, but a tint over an empty cell: the edge of

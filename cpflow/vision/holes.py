@@ -20,11 +20,12 @@ import numpy as np
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
 from cpflow.vision.dots import corners
-from cpflow.vision.hexes import Grid
+from cpflow.vision.hexes import Grid, HexLattice
 from cpflow.vision.sides import Side, Sides, bordered, page
 
 EDGE = 0.3  # share of an outer line that must be seen for its gaps to mark holes
 BARE = 10.0  # Lab distance, at most, between a bare cell's middle and its corners
+OPEN = 2  # sides with no line seen, at least, of a cell open to the page on a hexagonal board without a border
 PAGE = 15.0  # Lab distance, at most, between a bare cell's middle and the page round the board
 
 
@@ -50,7 +51,33 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
                 other in bare or (edges is not None and _toward_seen_edge(cell, other, lattice, edges))
             ):
                 holes.add(cell)
+    if not framed and isinstance(lattice, HexLattice):  # a square board without one may have warps all round
+        holes |= _open_to_page(lattice, sides, dots, bare)
     return holes
+
+
+def _open_to_page(lattice: Grid, sides: Sides, dots: set[Cell], bare: set[Cell]) -> set[Cell]:
+    """On a hexagonal board drawn without a border (its outline a grid line, as the game draws one),
+    the cells without a dot joined to the page by sides where no line is seen, that have OPEN such sides
+    at least (a board cell has a line on every side: one may fade, not two), and the bare cells
+    beside them with nothing between: the page's art (a streak, a glow) may show through a hole."""
+    open_sides: dict[Cell, list[Cell]] = {}
+    for (cell, other), kind in sides.items():
+        if lattice.inside(cell) and cell not in dots and kind in (Side.NOTHING, Side.CUT):
+            open_sides.setdefault(cell, []).append(other)
+    strict = {
+        cell for cell, others in open_sides.items() if sum(sides[cell, o] is Side.NOTHING for o in others) >= OPEN
+    }
+    reached = {cell for cell in strict if any(not lattice.inside(other) for other in open_sides[cell])}
+    stack = list(reached)
+    while stack:
+        cell = stack.pop()
+        for other in open_sides[cell]:
+            if other in strict and other not in reached and sides[cell, other] is Side.NOTHING:
+                reached.add(other)
+                stack.append(other)
+    beside = {o for cell in reached for o in open_sides[cell] if o in bare and sides[cell, o] is Side.NOTHING}
+    return reached | beside
 
 
 def _within(lattice: Grid, sides: Sides, dots: set[Cell]) -> set[Cell]:

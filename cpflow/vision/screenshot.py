@@ -27,7 +27,7 @@ from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
 from cpflow.vision.pipes import Play, read_play
-from cpflow.vision.sides import PAGE, Side, Sides, bordered, marked, read_sides, walls, warps
+from cpflow.vision.sides import PAGE, Side, Sides, bordered, marked, page, read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
@@ -260,11 +260,12 @@ def _without_highlight(image: np.ndarray, lattice: Grid):
     finger's highlight taken off (cpflow.vision.highlight) when the grid lines show one: the first
     guess of its colour whose unblended dots pair up, else the picture as it is."""
     lab = lab_image(image)
-    dots = find_dots(image, lab, lattice)
+    outside = page(lab, lattice)
+    dots = find_dots(image, lab, lattice, outside)
     for guess in find_highlight(image, lattice, [np.array(dot.bgr, dtype=np.float32) for dot in dots]):
         clean = unblend(image, guess)
         clean_lab = lab_image(clean)
-        clean_dots = find_dots(clean, clean_lab, lattice)
+        clean_dots = find_dots(clean, clean_lab, lattice, outside)
         try:
             return clean, clean_lab, clean_dots, pair_dots(clean_dots)
         except ScreenshotUnreadable:

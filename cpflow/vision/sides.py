@@ -32,11 +32,14 @@ from cpflow.vision.hexes import SIDES, Grid, HexLattice
 ENDS = (0.2, 0.8)  # of a side: where it is read across
 ACROSS = 0.2  # of a cell, to either side of the line: the profile read
 APART = 45.0  # BGR distance of a bar's pixels from any blend of the grid lines' colour and the pixels beside
+BROAD = 0.06  # of a cell: a bar of any colour at least this wide (and 2 WIDE) is a bar, not a tint
 WIDE = 2  # pixels: a bar is at least this wide (in the working image a border can be 3 pixels, its core 2)
 PAGE = 0.33  # of a cell: how far beyond the lattice the page is read
 PIPED = 25.0  # BGR distance, at most, of a side's middle from both cells' centres where a pipe crosses it
 BORDERED, BORDERED_FEWEST = 0.2, 3  # share and number of a board's outer sides with a bar, when it has a border
-MARKED = ((0.1, -0.075), (0.1, 0.075))  # of a cell, in from the edge and along it: a chevron's arms
+# Of a cell, in from the edge and along it: points on a chevron's arms (cpflow.pictures.svg.chevron: from
+# its tip on the edge to 0.2 in and 0.15 aside).
+MARKED = ((0.1, -0.075), (0.1, 0.075), (0.15, -0.1125), (0.15, 0.1125))
 MARK = 40.0  # BGR distance from the cell's own colour of a mark's pixels, at least
 GREY = 30  # a bar's pixels are grey: their channels this close
 HEX_ENDS = (-0.25, 0.25)  # of a hexagon's side, from its middle: where it is read across
@@ -77,7 +80,7 @@ def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: 
     for k, segment in enumerate(segments):
         line = lambda segment=segment: _line(vertical if segment.across else horizontal, segment)  # noqa: E731
         a, b = segment.cells
-        found[a, b] = found[b, a] = _kind(grey[k], far[k], line)
+        found[a, b] = found[b, a] = _kind(grey[k], far[k], line, BROAD * grid.step)
     return found
 
 
@@ -141,10 +144,11 @@ def _piped(middles: np.ndarray, first: np.ndarray, second: np.ndarray, outside: 
     )
 
 
-def _kind(grey: np.ndarray, far: np.ndarray, line) -> Side:
+def _kind(grey: np.ndarray, far: np.ndarray, line, broad: float = np.inf) -> Side:
     """A side from its bar widths at its points (grey pixels, and pixels of any colour, far from the
-    lines and the cells beside), and `line()`, whether a thin line runs there."""
-    if (grey >= WIDE).all():
+    lines and the cells beside), and `line()`, whether a thin line runs there; a bar of any colour
+    `broad` pixels wide or more is a bar too (a wall drawn in a level pack's colour, light green say)."""
+    if (grey >= WIDE).all() or (far >= max(broad, 2 * WIDE)).all():
         return Side.BAR
     if (far >= WIDE).all():
         return Side.TINTED
@@ -203,8 +207,9 @@ def warps(picture: np.ndarray, sides: Sides, grid: Lattice, holes: set[Cell]) ->
 
 def marked(picture: np.ndarray, grid: Lattice, cell: Cell, beyond: Cell) -> bool:
     """Whether the cell's side toward `beyond` shows a mark just inside the edge: colour far from the
-    cell's own (its corners) halfway along both arms of a chevron pointing out (a pipe running out
-    covers them too; a thin grid line on the edge reaches neither, a dot neither)."""
+    cell's own (its corners) along both arms of a chevron pointing out, halfway and three quarters
+    of the way from its tip (a pipe running out covers them too; a thin grid line on the edge reaches
+    none, nor does a dot, nor the smoothed edge of a board's outline drawn as a thick line)."""
     height, width = picture.shape[:2]
     (x, y), step = grid.centre(*cell), grid.step
     (bx, by) = (beyond[1] - cell[1], beyond[0] - cell[0])  # the way out, in cells
