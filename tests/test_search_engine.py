@@ -56,7 +56,7 @@ def test_every_puzzle_gets_the_clis_verdicts_or_unknown_within_the_limit(cli, en
     number = count(puzzle, 1000, engine, time_limit=LIMIT)
     assert (number.number, number.exact) == (counted.number, counted.exact) or not number.exact
     # The one timing here, which issue 41 asks for ("the CLI's verdicts on every puzzle in puzzles/"):
-    # each is finished within the limit (in Python within 0.5 s, docs/figures/search.md): none unknown.
+    # each is finished within the limit (in Python the worst in about 1 s, docs/figures/search.md): none unknown.
     assert (solved.status, unique.verdict, number.exact) == (status, verdict, True)
 
 
