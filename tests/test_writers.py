@@ -91,21 +91,21 @@ def test_the_check_finds_an_engine_a_deduction_and_a_workflows_function():
 
 
 # The outputs for an unsolvable puzzle, as they were when the writers still worked out why themselves
-# (the set found since issue 39 starts where the rules refute the board: another minimal set, r4c6, r5c5, r6c4).
+# (the set found since issue 39 is the whole board's label model's: another minimal set, r1c2 and r2c1).
 TEXT = """\
 # {name}: unsolvable in {seconds} s
-# why: r4c6, r5c5 and r6c4 cannot all be covered, whichever colours connect.
-# R.G...
-# ......
+# why: r1c2 and r2c1 cannot both be covered, whichever colours connect.
+# R*G...
+# *.....
 # B....R
-# .....*
-# ....*.
-# ..G*.B
+# ......
+# ......
+# ..G..B
 """
 WHY = {
     "connect": [],
-    "cover": [[3, 5], [4, 4], [5, 3]],
-    "sentence": "r4c6, r5c5 and r6c4 cannot all be covered, whichever colours connect.",
+    "cover": [[0, 1], [1, 0]],
+    "sentence": "r1c2 and r2c1 cannot both be covered, whichever colours connect.",
     "minimal": True,
 }
 GRID = ["R.G...", "......", "B....R", "......", "......", "..G..B"]
@@ -133,11 +133,7 @@ def test_the_json_of_an_unsolvable_puzzle_says_why_as_before():
     assert record["status"] == "unsolvable" and record["paths"] == {} and record["grid"] == GRID
     why = record["why"]
     assert {key: why[key] for key in WHY} == WHY
-    assert [witness["drop"] for witness in why["witnesses"]] == [
-        {"cover": [3, 5]},
-        {"cover": [4, 4]},
-        {"cover": [5, 3]},
-    ]
+    assert [witness["drop"] for witness in why["witnesses"]] == [{"cover": [0, 1]}, {"cover": [1, 0]}]
     proof = json.loads(runner.invoke(app, ["unique", UNSOLVABLE, "--format", "json"]).stdout)
     assert proof["verdict"] == "unsolvable" and proof["why"] == why
 
