@@ -26,6 +26,7 @@ RUN = 7  # pixels: shorter vertical (horizontal) runs of ridge are not line
 SMALLEST_CELL = 11  # pixels, in the working image
 FEWEST_CELLS = 5
 STRONG = 0.35  # a lattice line's strength, at least, relative to the lattice's strongest
+OFF = 2.0  # pixels: a line seen farther than this from the lattice's equal steps is put back on them
 CARRIED = 0.4  # share of the lattice's lines that must run on through a row (column) for it to join
 
 
@@ -147,7 +148,6 @@ def ridge_strength(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REAC
     red, or for a thin line their mean too (a grey line between a blue cell and a yellow one is
     lighter than both in no channel by much, but in their mean it is; a wide band of the mean is
     as often the dark cell between a bright pipe and a line)."""
-    height, width = image.shape[:2]
     mean = cv2.transform(image, np.full((1, 3), 1 / 3, np.float32))
     found = np.zeros_like(image)
     found_mean = np.zeros_like(mean)
@@ -155,8 +155,9 @@ def ridge_strength(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REAC
         found = cv2.max(found, _stands_out(image, axis, reach))
         if reach in THIN:
             found_mean = cv2.max(found_mean, _stands_out(mean, axis, reach))
-    # OpenCV's reduce: numpy's max over the channels is six times slower.
-    return cv2.max(cv2.reduce(found.reshape(height * width, 3), 1, cv2.REDUCE_MAX).reshape(height, width), found_mean)
+    # The channels split and compared pairwise: numpy's max over them, or OpenCV's reduce, is 50 times slower.
+    blue, green, red = cv2.split(found)
+    return cv2.max(cv2.max(cv2.max(blue, green), red), found_mean)
 
 
 def _stands_out(image: np.ndarray, axis: int, reach: int) -> np.ndarray:
@@ -281,18 +282,36 @@ def find_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
     if not across or not down:
         raise ScreenshotUnreadable("no board found: no grid of lines in the picture")
     best = None
-    for step_x, xs in across:
-        for step_y, ys in down:
+    scores_x, scores_y = [_score(xs) for _, xs in across], [_score(ys) for _, ys in down]  # once each, not per pair
+    for (step_x, xs), score_x in zip(across, scores_x, strict=True):
+        for (step_y, ys), score_y in zip(down, scores_y, strict=True):
             if abs(step_x - step_y) > 0.05 * max(step_x, step_y):
                 continue
-            score = (_score(xs) + _score(ys), len(xs) + len(ys))  # on a tie, the run that takes the edges
+            score = (score_x + score_y, len(xs) + len(ys))  # on a tie, the run that takes the edges
             if best is None or score > best[0]:
                 best = (score, xs, ys)
     if best is None:
         raise ScreenshotUnreadable("no board found: the grid lines found do not make square cells")
     _, xs, ys = best
-    found = trim(Lattice(tuple(float(x) for x, _ in xs), tuple(float(y) for y, _ in ys)), vertical, horizontal)
+    found = trim(Lattice(_even(xs, width), _even(ys, height)), vertical, horizontal)
     return grow(found, vertical, horizontal)
+
+
+def _even(run: list[tuple[int, float]], size: int) -> tuple[float, ...]:
+    """The run's lines, a line seen more than OFF pixels from the equal steps fitted to those seen put
+    back on them (within the picture, `size` pixels): the game's cells are all one size, and a long
+    edge beside a line (a streak of the page's art) can pull its peak a few pixels off it, where its
+    side would then be read beside the line."""
+    seen = [(k, at) for k, (at, strength) in enumerate(run) if strength > 0]
+    if len(seen) < 2:
+        return tuple(float(at) for at, _ in run)
+    ks, ats = (np.array(values, dtype=float) for values in zip(*seen, strict=True))
+    first, step = np.polynomial.polynomial.polyfit(ks, ats, 1)
+    fitted = [min(max(first + k * step, 0), size - 1) for k in range(len(run))]
+    return tuple(
+        float(at if not strength or abs(at - fit) <= OFF else fit)
+        for (at, strength), fit in zip(run, fitted, strict=True)
+    )
 
 
 def trim(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
