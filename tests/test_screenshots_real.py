@@ -30,11 +30,8 @@ WRONG: dict[str, str] = {}
 REFUSED = {
     "pkonkle213_FlowFreeSolver/SolvedBoards_2022-07-15_17.37.42.jpg": "a solved board: a pipe at the edge "
     "taken for a warp's end",
-    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-08-28_21.54.59.jpg": "a solved board: dots under the pipes "
-    "do not pair",
     "pkonkle213_FlowFreeSolver/SolvedBoards_2022-08-29_12.09.29.jpg": "a solved board: a pipe at the edge "
     "taken for a warp's end",
-    "pkonkle213_FlowFreeSolver/SolvedBoards_boardHard.jpg": "a solved board: dots under the pipes do not pair",
 }
 needs_pictures = pytest.mark.skipif(not PICTURES.is_dir(), reason="../shared/screenshots/real is absent")
 
