@@ -143,8 +143,10 @@ def test_a_board_the_front_end_answers_never_loads_ortools():
         [sys.executable, "-c", code, str(PUZZLES / "starter_9x9.txt")], capture_output=True, text=True
     )
     assert easy.stdout.splitlines()[-1] == "[]"
-    handed_over = subprocess.run(  # paths may touch themselves: no search, the model solves it
-        [sys.executable, "-c", code, str(PUZZLES / "gen_30x30_01.txt"), "--allow-touch"], capture_output=True, text=True
+    handed_over = subprocess.run(  # paths may touch themselves: no search, the model solves it (or runs out of time)
+        [sys.executable, "-c", code, str(PUZZLES / "gen_30x30_01.txt"), "--allow-touch", "--time-limit", "5"],
+        capture_output=True,
+        text=True,
     )
     assert "ortools" in handed_over.stdout.splitlines()[-1]
 
