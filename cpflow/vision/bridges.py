@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.dots import Dot, corners
+from cpflow.vision.dots import Dot, corners, median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.sides import page
 
@@ -33,13 +33,13 @@ def find_bridges(lab: np.ndarray, grid: Grid, dots: list[Dot], holes: set[Cell])
     for row, col in cells:
         ys, xs = corners(grid, row, col)
         sampled[row, col] = lab[ys.clip(0, height - 1), xs.clip(0, width - 1)]
-    board = np.median([np.median(points, axis=0) for points in sampled.values()], axis=0)
+    board = median([median(points) for points in sampled.values()])
     outside = page(lab, grid)  # an empty cell's colour, where most cells are tinted
     taken = {dot.cell for dot in dots}
-    tints = [np.median(sampled[cell], axis=0) for cell in taken if cell in sampled]
+    tints = [median(sampled[cell]) for cell in taken if cell in sampled]
     found = set()
     for cell, points in sampled.items():
-        tile = np.median(points, axis=0)
+        tile = median(points)
         if cell in taken or np.linalg.norm(points - tile, axis=1).max() > ALIKE:
             continue
         if np.hypot(tile[1], tile[2]) <= GREY and all(

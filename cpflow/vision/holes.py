@@ -19,7 +19,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
-from cpflow.vision.dots import corners
+from cpflow.vision.dots import corners, median
 from cpflow.vision.hexes import Grid, HexLattice
 from cpflow.vision.sides import Side, Sides, bordered, page
 
@@ -135,6 +135,6 @@ def _bare(lab: np.ndarray, lattice: Grid, row: int, col: int, outside: np.ndarra
     height, width = lab.shape[:2]
     middle = lab[max(0, round(y) - reach) : round(y) + reach + 1, max(0, round(x) - reach) : round(x) + reach + 1]
     ys, xs = corners(lattice, row, col)
-    board = np.median(lab[ys.clip(0, height - 1), xs.clip(0, width - 1)], axis=0)
-    colour = np.median(middle.reshape(-1, 3), axis=0) if middle.size else board + 2 * BARE
+    board = median(lab[ys.clip(0, height - 1), xs.clip(0, width - 1)])
+    colour = median(middle.reshape(-1, 3)) if middle.size else board + 2 * BARE
     return float(np.linalg.norm(colour - board)) < BARE and float(np.linalg.norm(colour - outside)) < PAGE

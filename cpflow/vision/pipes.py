@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.board.grid import ACROSS, DOWN, Cell, Colour, Node, Puzzle, cell_of
-from cpflow.vision.dots import CONTRAST, Dot, corners
+from cpflow.vision.dots import CONTRAST, Dot, corners, median
 from cpflow.vision.hexes import Grid
 
 CENTRE = 0.07  # of a cell: the half-width of the patch read at the centre, well inside a pipe's band
@@ -84,7 +84,7 @@ def _corners(lab: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
     """The cell's own colour: the median of its corners."""
     height, width = lab.shape[:2]
     cy, cx = corners(grid, *cell)
-    return np.median(lab[cy.clip(0, height - 1), cx.clip(0, width - 1)], axis=0)
+    return median(lab[cy.clip(0, height - 1), cx.clip(0, width - 1)])
 
 
 def _read(
@@ -96,7 +96,7 @@ def _read(
     top, bottom = int(round(y - half)), int(round(y + half)) + 1
     left, right = int(round(x - half)), int(round(x + half)) + 1
     patch = lab[max(0, top) : min(height, bottom), max(0, left) : min(width, right)].reshape(-1, 3)
-    centre = np.median(patch, axis=0)
+    centre = median(patch)
     to_board = float(np.linalg.norm(centre - board))
     ranked = sorted((float(np.linalg.norm(centre - lab_)), colour) for colour, lab_ in colours.items())
     best, colour = ranked[0]
