@@ -14,15 +14,27 @@ names each picture's look (phone, tablet, desktop, old, colour-blind, crop, tiny
 - wrong: a board or a play written that is not the picture's (the worst outcome), or a refusal
   longer than one line.
 
-    python bench/vision_real.py ../shared/screenshots/real [--truth tests/screenshots] [--save]
+    python bench/vision_real.py ../shared/screenshots/real [--truth tests/screenshots] [--against COMMIT] [--save]
 
+Seconds are a picture's `read_shot`, decoding included, in-process (OpenCV imported before); a table
+gives their median and worst by the picture's size. With `--against COMMIT` (or a folder holding a
+copy of cpflow/), that cpflow reads each picture too, in a process of its own, in turn with this one
+(which goes first alternates), so that both meet the same load: its outcome and seconds beside ours.
 --save also writes the output to docs/figures/vision_real.md, which docs quote.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
+import shutil
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -129,28 +141,82 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pictures", type=Path, metavar="DIR", help="the real screenshots (../shared/screenshots/real)")
     parser.add_argument("--truth", type=Path, default=TRUTH, help="the truth files (tests/screenshots)")
+    parser.add_argument("--against", metavar="COMMIT", help="a commit (or a folder with cpflow/) read beside")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the process of --against
     saving(parser)
     args = parser.parse_args()
-    with recorded("vision_real", args.save):
-        measure(cases(args.pictures, args.truth))
+    found = cases(args.pictures, args.truth)
+    if args.serve:
+        serve(found)
+        return
+    old = Against(args.against, args.pictures, args.truth) if args.against else None
+    with recorded("vision_real", args.save, f"beside {args.against}" if old else ""):
+        measure(found, old)
 
 
-def measure(found: list[Case]) -> None:
-    """A row per picture, then the counts by kind and state, by look, and the time per picture."""
+class Against:
+    """Another cpflow (a commit's, or a folder's cpflow/) judging pictures in a process of its own
+    (this script with --serve, that cpflow first on its path): a case's index in, its verdict out."""
+
+    def __init__(self, against: str, pictures: Path, truth: Path):
+        self.name = against
+        self.folder = Path(tempfile.mkdtemp(prefix="vision_real-"))
+        if Path(against).is_dir():
+            shutil.copytree(Path(against) / "cpflow", self.folder / "cpflow")
+        else:
+            archive = subprocess.run(["git", "archive", against, "cpflow"], cwd=ROOT, capture_output=True, check=True)
+            tarfile.open(fileobj=io.BytesIO(archive.stdout)).extractall(self.folder, filter="data")
+        for built in (ROOT / "cpflow").rglob("*.so"):  # the C core, which the reading does not use, as built here
+            shutil.copy(built, self.folder / built.relative_to(ROOT))
+        command = [sys.executable, __file__, str(pictures), "--truth", str(truth), "--serve"]
+        environment = {**os.environ, "PYTHONPATH": str(self.folder)}
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+        self.process = subprocess.Popen(command, **pipes, text=True, env=environment)
+
+    def judge(self, index: int) -> Verdict:
+        assert self.process.stdin and self.process.stdout
+        print(index, file=self.process.stdin, flush=True)
+        return Verdict(**json.loads(self.process.stdout.readline()))
+
+    def close(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def serve(found: list[Case]) -> None:
+    """Judge the cases named by index on stdin, a verdict (JSON) a line on stdout (see Against)."""
+    from cpflow.vision import screenshot  # noqa: F401  (as in measure)
+
+    for line in sys.stdin:
+        verdict = judge(found[int(line)])
+        print(json.dumps(verdict.__dict__), flush=True)
+
+
+def measure(found: list[Case], old: Against | None = None) -> None:
+    """A row per picture, then the counts by kind and state, by look, and the time per picture
+    (by size too; with `old`, its outcome and seconds beside ours)."""
     from cpflow.vision import screenshot  # noqa: F401  (OpenCV's import is not any picture's time)
 
-    print("| picture | kind | look | state | outcome | seconds | what was said or differs |")
-    print("|---|---|---|---|---|---|---|")
-    verdicts = []
-    for case in found:
+    beside = ["outcome at " + old.name, "seconds at " + old.name] if old else []
+    head = ["picture", "kind", "look", "state", "outcome", "seconds", *beside, "what was said or differs"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    verdicts, befores = [], []
+    for index, case in enumerate(found):
+        if old and index % 2:
+            befores.append(old.judge(index))
         verdict = judge(case)
+        if old and not index % 2:
+            befores.append(old.judge(index))
         verdicts.append((case, verdict))
         detail = verdict.detail.replace("|", "/")
-        print(
-            f"| {case.name} | {case.kind} | {case.look} | {case.state} | {verdict.outcome} "
-            f"| {verdict.seconds:.3f} | {detail} |",
-            flush=True,
-        )
+        then = [befores[-1].outcome, f"{befores[-1].seconds:.3f}"] if old else []
+        row = [case.name, case.kind, case.look, case.state, verdict.outcome, f"{verdict.seconds:.3f}", *then, detail]
+        print("| " + " | ".join(row) + " |", flush=True)
+    if old:
+        old.close()
     print("\n| kind | state | pictures | exact | refused in one line | wrong |")
     print("|---|---|---|---|---|---|")
     for kind in KINDS:
@@ -163,6 +229,11 @@ def measure(found: list[Case]) -> None:
     print("|---|---|---|---|---|")
     for look in sorted({c.look for c in found}):
         print(_counts_row(look, Counter(v.outcome for c, v in verdicts if c.look == look)))
+    by_size(found, [v.seconds for _, v in verdicts], [v.seconds for v in befores], old.name if old else "")
+    if old:
+        changed = [(c.name, b.outcome, v.outcome) for (c, v), b in zip(verdicts, befores, strict=True)]
+        changed = [f"{name} {b} -> {a}" for name, b, a in changed if a != b]
+        print(f"\noutcomes that differ from {old.name}: " + ("; ".join(changed) if changed else "none"))
     seconds = [v.seconds for _, v in verdicts]
     worst = max(verdicts, key=lambda cv: cv[1].seconds)
     total = Counter(v.outcome for _, v in verdicts)
@@ -172,6 +243,29 @@ def measure(found: list[Case]) -> None:
         f"included, in-process): median {statistics.median(seconds):.3f}, worst {worst[1].seconds:.3f} "
         f"({worst[0].name})"
     )
+    if befores:
+        then = max(zip(found, befores, strict=True), key=lambda cb: cb[1].seconds)
+        print(
+            f"at {old.name if old else ''}: median {statistics.median(b.seconds for b in befores):.3f}, "
+            f"worst {then[1].seconds:.3f} ({then[0].name})"
+        )
+
+
+def by_size(found: list[Case], seconds: list[float], befores: list[float], against: str) -> None:
+    """The median and worst seconds by the pictures' size (width x height as stored), `befores` beside."""
+    from cpflow.vision.dimensions import dimensions
+
+    sizes = ["{}x{}".format(*dimensions(case.picture.read_bytes())) for case in found]
+    head = ["size", "pictures", "median s", "worst s"]
+    head += [f"median s at {against}", f"worst s at {against}"] if befores else []
+    print("\n| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for size in sorted(set(sizes), key=lambda s: (-sizes.count(s), s)):
+        row = [size, str(sizes.count(size))]
+        for times in (seconds, befores) if befores else (seconds,):
+            here = [t for t, s in zip(times, sizes, strict=True) if s == size]
+            row += [f"{statistics.median(here):.3f}", f"{max(here):.3f}"]
+        print("| " + " | ".join(row) + " |")
 
 
 def _counts_row(label: str, counts: Counter) -> str:
