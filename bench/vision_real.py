@@ -16,8 +16,9 @@ names each picture's look (phone, tablet, desktop, old, colour-blind, crop, tiny
 
     python bench/vision_real.py ../shared/screenshots/real [--truth tests/screenshots] [--against COMMIT] [--save]
 
-Seconds are a picture's `read_shot`, decoding included, in-process (OpenCV imported before); a table
-gives their median and worst by the picture's size. With `--against COMMIT` (or a folder holding a
+Seconds are a picture's `read_shot`, decoding included, in-process (OpenCV imported before), on the
+wall clock and in CPU time (the process's, OpenCV's threads included: what a load on the machine
+does not add to); a table gives their median and worst by the picture's size. With `--against COMMIT` (or a folder holding a
 copy of cpflow/), that cpflow reads each picture too, in a process of its own, in turn with this one
 (which goes first alternates), so that both meet the same load: its outcome and seconds beside ours.
 --save also writes the output to docs/figures/vision_real.md, which docs quote.
@@ -37,7 +38,7 @@ import tarfile
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from common import ROOT, recorded, saving
@@ -77,6 +78,7 @@ class Verdict:
     outcome: str  # exact, refused or wrong
     seconds: float
     detail: str  # what was said, or what differs
+    cpu: float = 0.0  # the process's CPU seconds over the same (OpenCV's threads included; a load does not add)
 
 
 def cases(pictures: Path, truth: Path = TRUTH) -> list[Case]:
@@ -96,6 +98,12 @@ def cases(pictures: Path, truth: Path = TRUTH) -> list[Case]:
 
 def judge(case: Case) -> Verdict:
     """Read the picture as `cpflow import` does and judge the reading against the truth."""
+    began = time.process_time()
+    verdict = _judged(case)
+    return replace(verdict, cpu=time.process_time() - began)
+
+
+def _judged(case: Case) -> Verdict:
     from cpflow.workflows.shots import read_shot
 
     began = time.perf_counter()
@@ -229,7 +237,7 @@ def measure(found: list[Case], old: Against | None = None) -> None:
     print("|---|---|---|---|---|")
     for look in sorted({c.look for c in found}):
         print(_counts_row(look, Counter(v.outcome for c, v in verdicts if c.look == look)))
-    by_size(found, [v.seconds for _, v in verdicts], [v.seconds for v in befores], old.name if old else "")
+    by_size(found, [v for _, v in verdicts], befores, old.name if old else "")
     if old:
         changed = [(c.name, b.outcome, v.outcome) for (c, v), b in zip(verdicts, befores, strict=True)]
         changed = [f"{name} {b} -> {a}" for name, b, a in changed if a != b]
@@ -241,30 +249,34 @@ def measure(found: list[Case], old: Against | None = None) -> None:
         f"\n{len(verdicts)} pictures: {total['exact']} exact ({100 * total['exact'] / len(verdicts):.0f} %), "
         f"{total['refused']} refused in one line, {total['wrong']} wrong; seconds per picture (decoding "
         f"included, in-process): median {statistics.median(seconds):.3f}, worst {worst[1].seconds:.3f} "
-        f"({worst[0].name})"
+        f"({worst[0].name}); CPU seconds: median {statistics.median(v.cpu for _, v in verdicts):.3f}, "
+        f"worst {max(v.cpu for _, v in verdicts):.3f}"
     )
     if befores:
         then = max(zip(found, befores, strict=True), key=lambda cb: cb[1].seconds)
         print(
             f"at {old.name if old else ''}: median {statistics.median(b.seconds for b in befores):.3f}, "
-            f"worst {then[1].seconds:.3f} ({then[0].name})"
+            f"worst {then[1].seconds:.3f} ({then[0].name}); CPU seconds: median "
+            f"{statistics.median(b.cpu for b in befores):.3f}, worst {max(b.cpu for b in befores):.3f}"
         )
 
 
-def by_size(found: list[Case], seconds: list[float], befores: list[float], against: str) -> None:
-    """The median and worst seconds by the pictures' size (width x height as stored), `befores` beside."""
+def by_size(found: list[Case], verdicts: list[Verdict], befores: list[Verdict], against: str) -> None:
+    """The median and worst seconds (wall and CPU) by the pictures' size (width x height as stored),
+    `befores` beside."""
     from cpflow.vision.dimensions import dimensions
 
     sizes = ["{}x{}".format(*dimensions(case.picture.read_bytes())) for case in found]
-    head = ["size", "pictures", "median s", "worst s"]
-    head += [f"median s at {against}", f"worst s at {against}"] if befores else []
+    head = ["size", "pictures", "median s", "worst s", "median CPU s", "worst CPU s"]
+    head += [f"{column} at {against}" for column in head[2:]] if befores else []
     print("\n| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for size in sorted(set(sizes), key=lambda s: (-sizes.count(s), s)):
         row = [size, str(sizes.count(size))]
-        for times in (seconds, befores) if befores else (seconds,):
-            here = [t for t, s in zip(times, sizes, strict=True) if s == size]
-            row += [f"{statistics.median(here):.3f}", f"{max(here):.3f}"]
+        for judged in (verdicts, befores) if befores else (verdicts,):
+            here = [v for v, s in zip(judged, sizes, strict=True) if s == size]
+            for times in ([v.seconds for v in here], [v.cpu for v in here]):
+                row += [f"{statistics.median(times):.3f}", f"{max(times):.3f}"]
         print("| " + " | ".join(row) + " |")
 
 
