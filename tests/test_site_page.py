@@ -155,3 +155,13 @@ def test_after_a_first_visit_the_site_opens_without_a_network(chromium, served):
     context.close()
     assert controlled
     assert json.dumps(record["grid"]) == '["RB", "RB"]'
+
+
+def test_an_unsolvable_puzzle_is_said_unsolvable_with_the_sentence_it_has(phone, served):
+    """In the browser no smallest reason is looked for (no OR-Tools): its `why` has a sentence and no cells, and the
+    page said only `Cannot read properties of undefined` for a Solve of it."""
+    phone.goto(f"{served}#p=R.B/.../R.B")  # the middle column cannot be covered
+    phone.wait_for_selector("#status:has-text('Loaded link: 3x3')")
+    phone.click("#solve")
+    phone.wait_for_selector("#status:text-matches('^Unsolvable')")
+    assert "no smallest reason looked for" in phone.inner_text("#status") and phone.is_hidden("#error")

@@ -285,6 +285,9 @@ function saySolved({ play }) {
 }
 
 function markWhy({ page, play }, why) {
+  // The cells that cannot all be covered, and the ends of the colours that cannot all connect. A why that found
+  // none (none in time; none looked for in the browser, which has no OR-Tools) has no cells: only its sentence.
+  if (!why.found) return;
   const ends = page.board.ends.filter((e) => why.connect.includes(e.colour)).flatMap((e) => e.cells);
   play.marks = { kind: "why", cells: why.cover, because: ends };
   drawEditor(page);
