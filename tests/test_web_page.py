@@ -308,6 +308,28 @@ def test_a_bad_link_shows_the_editors_line_and_the_page_goes_on(page, server):
     assert page.is_hidden("#error")
 
 
+def test_a_board_not_yet_a_puzzle_keeps_the_last_puzzles_link(page, server):
+    """While a pair waits for its second endpoint the address keeps the board before it (a link to the board as it
+    stands would not open: `colour 'R' appears once`), Share says why it shares nothing, and a reload opens the board
+    before; a new board with no pair names no puzzle (a blank hex board's link did not open either)."""
+    open_puzzle(page, server, STARTER_TEXT)
+    click_cell(page, (4, 4))  # a new colour's first endpoint
+    assert page.locator("#editor .e-dot").count() == 13
+    assert parse(puzzle_in_address(page))[0] == parse(STARTER_TEXT)[0]
+    page.click("#share")
+    assert "has one endpoint" in page.inner_text("#error") and page.is_hidden("#share-link")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert page.locator("#editor .e-dot").count() == 12 and page.is_hidden("#error")
+    page.select_option("#shape", "hex")
+    page.click("#new")
+    page.wait_for_selector("body:not([data-writing])", state="attached")
+    assert "#p=" not in page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert page.is_hidden("#error") and page.locator("#editor .e-dot").count() == 0
+
+
 def test_the_keyboard_places_and_removes_endpoints(page):
     page.focus("#editor")
     page.keyboard.press("Enter")

@@ -44,6 +44,7 @@ async function share(page) {
   // A link that opens the puzzle (link.js), copied; shown beside the button too, to copy by hand where the
   // browser refuses the clipboard (a page not served from this machine over http, a permission refused).
   if (isBlank(page.board)) return showError("Nothing to share yet: place endpoints, pick a level or Generate one.");
+  if (problems(page.board)) return showError(problems(page.board)); // a link to it would not open
   const text = await written(page);
   if (text === null) return;
   const link = location.origin + location.pathname + location.search + linkOf(text);

@@ -3,7 +3,7 @@
 // and the board's text as the server last wrote it (kept in the page's address after `#p=`: link.js).
 
 import { createApi } from "./api.js";
-import { emptyBoard, fromRead, isBlank, record } from "./board.js";
+import { emptyBoard, fromRead, problems, record } from "./board.js";
 import { $ } from "./dom.js";
 import { drawEditor } from "./draw.js";
 import { createHooks } from "./hooks.js";
@@ -64,7 +64,8 @@ function sketch(page, size) {
         page.layout = page.layouts.get(size);
         drawEditor(page);
       }
-      history.replaceState(null, "", isBlank(board) ? location.pathname + location.search : linkOf(answer.text));
+      const address = addressOf(board, answer.text);
+      if (address !== null) history.replaceState(null, "", address);
       return answer.text;
     })
     .catch((error) => {
@@ -75,6 +76,14 @@ function sketch(page, size) {
       if (version === page.sketch.version) delete document.body.dataset.writing;
     });
   return page.sketch.text;
+}
+
+function addressOf(board, text) {
+  // The page's address for the board: its link while it is a puzzle (link.js); the bare address while it has no
+  // pair (blank, or a new board); unchanged (null) while a pair waits for its second endpoint, so that a reload opens
+  // the board as it was before that endpoint rather than a link the reader refuses.
+  if (!problems(board)) return linkOf(text);
+  return board.ends.length ? null : location.pathname + location.search;
 }
 
 export function setBoard(page, board, name = "puzzle") {
