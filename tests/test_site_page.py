@@ -165,3 +165,21 @@ def test_an_unsolvable_puzzle_is_said_unsolvable_with_the_sentence_it_has(phone,
     phone.click("#solve")
     phone.wait_for_selector("#status:text-matches('^Unsolvable')")
     assert "no smallest reason looked for" in phone.inner_text("#status") and phone.is_hidden("#error")
+
+
+def test_a_runtime_that_does_not_load_is_said_with_where_from_and_what_to_do(chromium, served):
+    """The bar said only `cpflow could not start in this browser: Failed to fetch` (or, for a 404, a later error of
+    Pyodide's own); a level picked then says the same line."""
+    context = chromium.new_context(viewport=PHONE)
+    context.route("**/pyodide/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="not here"))
+    tab = context.new_page()
+    tab.goto(served)
+    tab.wait_for_selector("#runtime:has-text('could not start')")
+    said = tab.inner_text("#runtime")
+    tab.select_option("#level", index=1)
+    tab.wait_for_selector("#error:not([hidden])")
+    error = tab.inner_text("#error")
+    context.close()
+    host = served.split("/")[2]
+    assert f"the Python runtime did not load from {host} (pyodide.asm.wasm: answered 404)" in said, said
+    assert said.endswith("check the connection, then reload the page") and error == said.strip()

@@ -10,7 +10,12 @@ const progress = (fraction, stage) => postMessage({ progress: fraction, stage })
 
 async function start({ runtime, base }) {
   progress(0.02, "Loading the Python runtime…");
-  await fetched(`${runtime}pyodide.asm.wasm`, 0.02, 0.5);
+  try {
+    await fetched(`${runtime}pyodide.asm.wasm`, 0.02, 0.5);
+  } catch (error) {
+    const from = new URL(runtime).host;
+    throw new Error(`the Python runtime did not load from ${from} (${error.message}): check the connection, then reload the page`);
+  }
   progress(0.5, "Starting the Python runtime…");
   const { loadPyodide } = await import(`${runtime}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: runtime, convertNullToNone: true });
@@ -28,8 +33,9 @@ async function start({ runtime, base }) {
 async function fetched(url, from, to) {
   // The file read through, the bar moving from `from` to `to` as its bytes arrive (when its size is known).
   const answer = await fetch(url);
+  if (!answer.ok) throw new Error(`${url.split("/").pop()}: answered ${answer.status}`);
   const size = Number(answer.headers.get("Content-Length")) || 0;
-  if (!answer.ok || !answer.body || !size) return;
+  if (!answer.body || !size) return;
   const reader = answer.body.getReader();
   for (let seen = 0, last = 0; ; ) {
     const { done, value } = await reader.read();
