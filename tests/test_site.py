@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -150,3 +151,13 @@ def test_verify_answers_the_record_cpflow_verify_prints_with_format_json():
         assert run.returncode == code, run.stderr
         cli = json.loads(run.stdout)
         assert json.loads(browser.verify(STARTER, solution))["ok"] == {**cli, "file": "puzzle"}
+
+
+def test_the_manifest_names_the_app_its_icon_and_the_pages_own_background():
+    """What a phone needs to add the site to its home screen; its splash screen the page's dark background (it was
+    white, a flash before the dark page)."""
+    manifest = json.loads((resources.files("cpflow.web") / "site" / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == manifest["scope"] == "./" and manifest["display"] == "standalone"
+    assert manifest["short_name"] and [icon["src"] for icon in manifest["icons"]] == ["icon.svg"]
+    background = re.search(r"--bg: (#[0-9a-f]{6});", (PAGE / "page.css").read_text())[1]
+    assert manifest["background_color"] == background
