@@ -1,7 +1,7 @@
 """What-if steps as a player reads them, on 100 of the game's levels: how long their reasons are,
 how many cells they name, and whether every chain still reaches the game's own solution.
 
-python bench/whatifs.py [--levels DIR] [--seed N] [--per-pack N] [--save]
+python bench/whatifs.py [--levels DIR] [--seed N] [--per-pack N] [--against WORKTREE]... [--save]
 
 The levels: `--per-pack` (5) drawn with `--seed` (2026) from each of PACKS, twenty of the game's
 packs (nubango/FlowFree's Assets/Levels/levelpack_*.txt, read from outside the repository) that
@@ -11,17 +11,23 @@ every step checked against the level's solution. Per pack and overall: the what-
 median, 95th percentile and longest reason (characters), the share at most 200 characters, the
 median and most cells a what-if names (its cells, its reason's and the cells that force it), the
 what-if steps whose every chain is true as written (each link replayed from the position and the
-assumption by its own rule, then the contradiction: cpflow.deduce.replay), and the chains right to
-the end. Exits 1 if a chain does not reach the solution, a step disagrees or a chain is not true as
-written.
+assumption by its own rule, then the contradiction: cpflow.deduce.replay), what ifs per level's chain,
+the guesses and the levels whose chain needs one (a poor hint: a player is told to try a colour), and
+the chains right to the end. `--against WORKTREE` (again for more): the same levels measured beside
+with another commit's cpflow (a `git worktree` of it, with cpflow/deduce/replay.py copied in if it
+predates it): its what ifs, those true as written and the levels needing a guess. Exits 1 if a chain
+does not reach the solution, a step disagrees or a chain is not true as written.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -71,9 +77,9 @@ def true_as_written(before, step) -> bool:
     return True
 
 
-def measured(puzzle, solution) -> tuple[list[tuple[int, int, bool]], bool, float]:
-    """Each what-if step's reason length, cells named and whether it is true as written; whether the
-    chain was right to the end; seconds."""
+def measured(puzzle, solution) -> tuple[list[tuple[int, int, bool]], int, bool, float]:
+    """Each what-if step's reason length, cells named and whether it is true as written; the guesses;
+    whether the chain was right to the end; seconds."""
     from cpflow.deduce.sentences import at
     from cpflow.workflows.hints import SOLVED, chain
 
@@ -89,7 +95,7 @@ def measured(puzzle, solution) -> tuple[list[tuple[int, int, bool]], bool, float
         if h.step and h.step.kind == "what if":
             named = set(CELL.findall(h.reason)) | {at(n) for n in h.step.cells} | {at(n) for n in h.step.because}
             steps.append((len(h.reason), len(named), true_as_written(before, h.step)))
-    return steps, right, seconds
+    return steps, sum(1 for h in hints if h.step and h.step.kind == "guess"), right, seconds
 
 
 def percentile(values: list[int], share: float) -> int:
@@ -98,7 +104,8 @@ def percentile(values: list[int], share: float) -> int:
     return ordered[max(0, -(-int(share * 100) * len(ordered) // 100) - 1)]
 
 
-def row(name: str, steps: list[tuple[int, int, bool]], levels: int, right: int, seconds: float) -> str:
+def row(name: str, steps: list[tuple[int, int, bool]], guesses: list[int], right: int, seconds: float) -> str:
+    levels = len(guesses)
     lengths, named = [n for n, _, _ in steps], [c for _, c, _ in steps]
     if not steps:
         figures = ["0", "-", "-", "-", "-", "-", "-", "-"]
@@ -107,7 +114,45 @@ def row(name: str, steps: list[tuple[int, int, bool]], levels: int, right: int, 
         figures = [str(len(steps)), f"{statistics.median(lengths):.0f}", str(percentile(lengths, 0.95))]
         figures += [str(max(lengths)), f"{short:.0%}", f"{statistics.median(named):.0f}", str(max(named))]
         figures.append(f"{sum(true for _, _, true in steps)}/{len(steps)}")
+    figures += [f"{len(steps) / levels:.1f}", str(sum(guesses)), str(sum(n > 0 for n in guesses))]
     return "| " + " | ".join([name, str(levels), *figures, f"{right}/{levels}", f"{seconds:.1f}"]) + " |"
+
+
+Measured = tuple[list[tuple[int, int, bool]], list[int], int, float]  # what-if steps, guesses a level, right, s
+
+
+def pack_measured(levels: Path, pack: str, seed: int, count: int) -> Measured:
+    """A pack's what-if steps (`measured`), guesses per level, levels right to the end and seconds."""
+    steps: list[tuple[int, int, bool]] = []
+    guesses, right, seconds = [], 0, 0.0
+    for _, puzzle, solution in drawn(levels, pack, seed, count):
+        found, guessed, ok, took = measured(puzzle, solution)
+        steps += found
+        guesses.append(guessed)
+        right += ok
+        seconds += took
+    return steps, guesses, right, seconds
+
+
+def against(worktree: Path, args: argparse.Namespace, pack: str) -> subprocess.Popen:
+    """This script on one pack with another commit's cpflow first on PYTHONPATH, answering in JSON."""
+    env = {**os.environ, "PYTHONPATH": str(worktree)}
+    asked = [sys.executable, __file__, "--levels", str(args.levels), "--seed", str(args.seed)]
+    asked += ["--per-pack", str(args.per_pack), "--one-pack", pack]
+    return subprocess.Popen(asked, env=env, stdout=subprocess.PIPE, text=True)
+
+
+def commit(worktree: Path) -> str:
+    git = ["git", "-C", str(worktree), "rev-parse", "--short", "HEAD"]
+    return subprocess.run(git, capture_output=True, text=True).stdout.strip() or worktree.name
+
+
+def compared(results: list[Measured]) -> list[str]:
+    """Another commit's what ifs, those true as written and the levels needing a guess, per result."""
+    return [
+        f"{len(steps)} | {sum(true for _, _, true in steps)}/{len(steps)} | {sum(n > 0 for n in guesses)}"
+        for steps, guesses, _, _ in results
+    ]
 
 
 def main() -> None:
@@ -115,35 +160,44 @@ def main() -> None:
     parser.add_argument("--levels", type=Path, default=LEVELS, help="the folder of levelpack_*.txt")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--per-pack", type=int, default=5)
+    parser.add_argument("--against", type=Path, action="append", default=[], metavar="WORKTREE")
+    parser.add_argument("--one-pack", help=argparse.SUPPRESS)  # what --against runs in each worktree
     saving(parser)
     args = parser.parse_args()
     if not args.levels.is_dir():
         sys.exit(f"{args.levels} is absent: nothing to measure")
+    if args.one_pack:
+        print(json.dumps(pack_measured(args.levels, args.one_pack, args.seed, args.per_pack)))
+        return
     columns = ["pack", "levels", "what ifs", "median chars", "95% chars", "most chars", f"<= {SHORT}"]
-    columns += ["median cells", "most cells", "true as written", "right to the end", "seconds"]
-    every: list[tuple[int, int, bool]] = []
-    total_right = total_levels = 0
-    total_seconds = 0.0
+    columns += ["median cells", "most cells", "true as written", "what ifs per level", "guesses", "needs a guess"]
+    columns += ["right to the end", "seconds"]
+    for name in map(commit, args.against):
+        columns += [f"what ifs at {name}", f"true at {name}", f"needs a guess at {name}"]
+    every: list[Measured] = []
+    others: list[list[Measured]] = [[] for _ in args.against]
     with recorded("whatifs", args.save):
         print("| " + " | ".join(columns) + " |")
         print("|---" * len(columns) + "|")
         for pack in PACKS:
-            steps, right, seconds = [], 0, 0.0
-            levels = drawn(args.levels, pack, args.seed, args.per_pack)
-            for _, puzzle, solution in levels:
-                found, ok, took = measured(puzzle, solution)
-                steps += found
-                right += ok
-                seconds += took
-            print(row(pack, steps, len(levels), right, seconds), flush=True)
-            every += steps
-            total_right, total_levels, total_seconds = (
-                total_right + right,
-                total_levels + len(levels),
-                total_seconds + seconds,
-            )
-        print(row("all", every, total_levels, total_right, total_seconds))
-    sys.exit(0 if total_right == total_levels and all(true for _, _, true in every) else 1)
+            running = [against(worktree, args, pack) for worktree in args.against]  # beside this one
+            mine = pack_measured(args.levels, pack, args.seed, args.per_pack)
+            theirs = [json.loads(run.communicate()[0]) for run in running]
+            print(row(pack, *mine).rstrip(" |") + "".join(f" | {c}" for c in compared(theirs)) + " |", flush=True)
+            every.append(mine)
+            for kept, result in zip(others, theirs, strict=True):
+                kept.append(result)
+        total = [summed(results) for results in (every, *others)]
+        print(row("all", *total[0]).rstrip(" |") + "".join(f" | {c}" for c in compared(total[1:])) + " |")
+    steps, guesses, right, _ = total[0]
+    sys.exit(0 if right == len(guesses) and all(true for _, _, true in steps) else 1)
+
+
+def summed(results: list[Measured]) -> Measured:
+    """Several packs' measures as one."""
+    steps = [step for result in results for step in result[0]]
+    guesses = [n for result in results for n in result[1]]
+    return steps, guesses, sum(result[2] for result in results), sum(result[3] for result in results)
 
 
 if __name__ == "__main__":
