@@ -10,9 +10,10 @@ import pytest
 
 from conftest import PUZZLES
 from cpflow.board.formats import load, load_solution
-from cpflow.deduce.replay import broken, follows, replayed, replays
+from cpflow.deduce.replay import broken, holds, replayed, replays
 from cpflow.deduce.rulebook import ALL
 from cpflow.deduce.rules import IN, NONE, Contradiction, Graph, Partial
+from cpflow.deduce.sentences import link_words
 from cpflow.deduce.settle import settle
 from cpflow.deduce.whatifs import Link
 from cpflow.workflows.hints import chain, hint
@@ -67,7 +68,8 @@ def open_sides(board: Partial, node) -> list:
 def assert_true_as_written(play, step) -> int:
     """Each chain of a what-if step replays from the play: each link follows by its rule (for the degree
     rule, by a player's count too: 'it has only two open sides' is exactly two, 'r2c3 has no other way
-    on' is no more open sides than it still needs, the link's among them), then its contradiction.
+    on' is no more open sides than it still needs, the link's among them; a path piece joined between
+    two empty cells, the same at the cell that had no other way on), then its contradiction.
     The links checked."""
     settled = position(play)
     g = settled.g
@@ -78,19 +80,25 @@ def assert_true_as_written(play, step) -> int:
         allow = next((n for n in (0, ALL) if replays(settled, played, a.followed, met.rule, met.nodes, n)), None)
         assert allow is not None, f"not true as written: {step}"
         try:
-            for link, board in replayed(settled, played, a.followed, allow):
+            for number, (link, board) in enumerate(replayed(settled, played, a.followed, allow)):
                 if link is None:
                     assert broken(board, met.rule, [g.index[n] for n in met.nodes])
                     break
-                i, c = g.index[link.node], g.colours.index(link.colour)
-                assert follows(board, i, c, link.rule, [g.index[n] for n in link.looked]), link
-                if link.rule == "degree" and board.colour[i] == NONE:
+                i = g.index[link.node]
+                assert holds(board, link), link
+                if link.to is not None:
+                    (y,) = link.looked
+                    sides, other = open_sides(board, y), link.to if y == link.node else link.node
+                    assert board.colour[i] == NONE == board.colour[g.index[link.to]], link
+                    assert other in sides and len(sides) == g.need[g.index[y]] - taken(board, g.index[y]), link
+                elif link.rule == "degree" and board.colour[i] == NONE:
                     (y,) = link.looked
                     sides = open_sides(board, y)
-                    if y == link.node:
-                        assert len(sides) == 2, f"{link}: {len(sides)} open sides"
-                    else:
-                        assert link.node in sides and len(sides) == g.need[g.index[y]] - taken(board, g.index[y]), link
+                    if "only two open sides" in link_words(link, a.followed[:number]):
+                        assert y == link.node and len(sides) == 2, f"{link}: {len(sides)} open sides"
+                    else:  # 'no other way on': the cell itself at a piece's end, or the node it is joined to
+                        assert y == link.node or link.node in sides, link
+                        assert len(sides) == g.need[g.index[y]] - taken(board, g.index[y]), link
                 checked += 1
         except Contradiction as found:  # met as the last links were played: the one the chain says
             assert found.rule == met.rule
@@ -139,3 +147,28 @@ def test_the_issues_chain_that_said_r13c6_had_two_open_sides_is_caught_and_no_lo
     if given.step.kind == "what if":
         assert assert_true_as_written(play, given.step) >= 0
     assert all("r13c6 is c: it has only two open sides" not in line for line in given.explained)
+
+
+# gen_24x12_02 where the hint was a guess ("Try R at r1c8") once chains had to be true as written: the
+# what if there leans on path pieces the rules join between cells still empty, links of their own now
+PIECES_PLAY = {
+    "M": [(0, 19), (0, 20), (0, 21), (0, 22), (0, 23)],
+    "R": [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6)],
+    "j": [(10, 20), (10, 21), (10, 22)],
+}
+
+
+def test_a_what_if_dropped_for_its_path_pieces_is_given_with_them_as_links_and_replays_true():
+    puzzle, solution = stored("gen_24x12_02")
+    play = replace(puzzle, drawn={cell: colour for colour, cells in PIECES_PLAY.items() for cell in cells})
+    given = hint(play)
+    step = given.step
+    assert step.kind == "what if" and step.colour == solution.colour_of()[step.cells[0]]
+    assert assert_true_as_written(play, step) > 0
+    a = next(a for a in step.assumptions if any(link.to is not None for link in a.followed))
+    assert any(" joined: " in line for line in given.explained)  # 'r1c8-r1c9 joined: r1c8 has no other way on'
+    # without its pieces the chain is not true as written: that is why it was dropped
+    g = position(play).g
+    bare = [link for link in a.followed if link.to is None]
+    met = a.conflict
+    assert not any(replays(position(play), move(g, step, a), bare, met.rule, met.nodes, n) for n in (0, ALL))

@@ -4,7 +4,8 @@ link in turn must follow by the rule it names, and the contradiction at the end 
 The position is the partial solution the what if was found on (its edges as the rules left them
 before the assumption, which no step colours). The assumption is played on it, then each link:
 its rule is checked at the nodes it looked at (`follows`), on the board as the earlier links left
-it, and the link is played (the cell joined to the node that had no other way on, or coloured).
+it, and the link is played (the cell joined to the node that had no other way on, or coloured; a path
+piece between two empty cells joined, by the degree rule at one of them: `joins`).
 No other rule acts, but for the corner rule and the dead turns when the assumption was followed
 with them, as the corner rule's own steps count open sides. What a link does not say is not played,
 so a chain that leans on a cell, an edge or a ban it leaves out does not replay.
@@ -37,6 +38,8 @@ class Said(Protocol):
     def rule(self) -> str: ...
     @property
     def looked(self) -> tuple[Node, ...]: ...
+    @property
+    def to(self) -> Node | None: ...
 
 
 def replayed(
@@ -52,8 +55,11 @@ def replayed(
     _turns(p)
     for link in followed:
         yield link, p
-        i, c = g.index[link.node], g.colours.index(link.colour)
-        _play(p, i, c, link.rule, [g.index[n] for n in link.looked])
+        i, looked = g.index[link.node], [g.index[n] for n in link.looked]
+        if link.to is not None:
+            p.join(_edge(p, i, g.index[link.to]))
+        else:
+            _play(p, i, g.colours.index(link.colour), link.rule, looked)
         _turns(p)
     yield None, p
 
@@ -68,12 +74,39 @@ def replays(
         for link, p in replayed(settled, move, followed, allow):
             if link is None:
                 return broken(p, rule, [g.index[n] for n in nodes])
-            looked = [g.index[n] for n in link.looked]
-            if not follows(p, g.index[link.node], g.colours.index(link.colour), link.rule, looked):
+            if not holds(p, link):
                 return False
     except Contradiction as met:  # met as a link (or the move) was played: it must be the one said
         return met.rule == rule and {g.nodes[i] for i in met.nodes} == set(nodes)
     return False
+
+
+def sooner(settled: Partial, move: Move, followed: Sequence[Said], allow: int = 0) -> tuple[int, Contradiction] | None:
+    """How many of the links `followed` follow before the node a link's degree rule looked at has fewer
+    open sides than it needs, and that contradiction (the degree rule's, met sooner than the chain says: a
+    side the rules had not yet cut when they joined it, by a dead turn or a corner, is closed); or None."""
+    g = settled.g
+    try:
+        for number, (link, p) in enumerate(replayed(settled, move, followed, allow)):
+            if link is None:
+                return None
+            if not holds(p, link):
+                looked = [g.index[n] for n in link.looked]
+                if link.rule != "degree" or not broken(p, "degree", looked):
+                    return None
+                return number, Contradiction("degree", tuple(looked), p.colour[looked[0]])
+    except Contradiction:
+        return None
+    return None
+
+
+def holds(p: Partial, link: Said) -> bool:
+    """Whether a link follows on p as it stands (`follows`, or `joins` for a path piece)."""
+    g = p.g
+    i, looked = g.index[link.node], [g.index[n] for n in link.looked]
+    if link.to is not None:
+        return joins(p, i, g.index[link.to], link.rule, looked)
+    return follows(p, i, g.colours.index(link.colour), link.rule, looked)
 
 
 def _turns(p: Partial) -> None:
@@ -139,6 +172,24 @@ def follows(p: Partial, i: int, c: int, rule: str, looked: Sequence[int]) -> boo
     if rule == "reach":
         return _reaching(p, i) == {c}
     return rule == "what if"  # depth 2: a what if of its own inside the assumption, not replayed here
+
+
+def joins(p: Partial, i: int, j: int, rule: str, looked: Sequence[int]) -> bool:
+    """Whether the path piece from node i to node j, both uncoloured, is joined by `rule` (the degree rule
+    at i or j, one of the `looked`) on p as it stands: that node has just as many open sides as it needs,
+    the other among them."""
+    edge = _edge(p, i, j)
+    if p.state[edge] == IN:
+        return True
+    if p.state[edge] or rule != "degree" or p.colour[i] != NONE or p.colour[j] != NONE:
+        return False
+    (y,) = looked
+    sides = _forced(p, y)
+    return sides is not None and y in (i, j) and (j if y == i else i) in sides
+
+
+def _edge(p: Partial, i: int, j: int) -> int:
+    return next(e for k, e in p.g.adjacent[i] if k == j)
 
 
 def _play(p: Partial, i: int, c: int, rule: str, looked: Sequence[int]) -> None:
@@ -220,7 +271,7 @@ def broken(p: Partial, rule: str, nodes: Sequence[int]) -> bool:
 def _must_join(p: Partial, i: int, k: int) -> bool:
     """Whether node i needs every side it has left, the one to k among them (the degree rule, even where
     joining k breaks a rule)."""
-    edge = next(e for j, e in p.g.adjacent[i] if j == k)
+    edge = _edge(p, i, k)
     sides = set(open_sides(p, i)) | ({k} if not p.state[edge] else set())
     return k in sides and p.g.need[i] - taken(p, i) == len(sides)
 

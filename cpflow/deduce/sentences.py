@@ -103,9 +103,9 @@ def _either(words: Sequence[str]) -> str:
 
 
 def _chain(group: Sequence[Assumption], named: int, several: bool = False) -> str:
-    """What the assumptions of a group lead to: the chain's cells and colours when at most `named`, else
-    how many, then the contradiction ('r2c1 would be R, r3c1 G, then r4c1 would be a dead end');
-    `several`: the colour assumed is 'that colour'."""
+    """What the assumptions of a group lead to: the chain's cells and colours, and the path pieces joined
+    between empty cells, when at most `named`, else how many, then the contradiction ('r2c1 would be R,
+    r3c1 G, r3c2-r3c3 joined, then r4c1 would be a dead end'); `several`: the colour assumed is 'that colour'."""
     a = group[0]
     followed = a.followed
     met = contradiction(
@@ -115,16 +115,21 @@ def _chain(group: Sequence[Assumption], named: int, several: bool = False) -> st
     if not followed:
         return met + inside
     if len(followed) > named:
-        return f"{len(followed)} {'cells follow' if len(followed) > 1 else 'cell follows'}{inside}, then {met}"
+        joins = sum(1 for link in followed if link.to is not None)
+        count = [(len(followed) - joins, "cell"), (joins, "join")]
+        counted = " and ".join(f"{n} {word}{'s' * (n > 1)}" for n, word in count if n)
+        return f"{counted} {'follow' if len(followed) > 1 else 'follows'}{inside}, then {met}"
     by_colour: dict[str, list[Node]] = {}
     for link in followed:
-        by_colour.setdefault("that colour" if several and link.colour == a.colour else link.colour, []).append(
-            link.node
-        )
+        if link.to is None:
+            colour = "that colour" if several and link.colour == a.colour else link.colour
+            by_colour.setdefault(colour, []).append(link.node)
     said = [
         f"{cells(nodes)}{' would be' * (number == 0)} {colour}"
         for number, (colour, nodes) in enumerate(by_colour.items())
     ]
+    pieces = [piece(link) for link in followed if link.to is not None]
+    said += [f"{_and(pieces)}{' would be' * (not said)} joined"] if pieces else []
     return f"{', '.join(said)}{inside}, then {met}"
 
 
@@ -140,7 +145,9 @@ def chain_lines(puzzle: Puzzle, step: Step) -> list[str]:
         taken = [link.node for link in a.chain if link.rule == ASSUMED][1:]  # joined already to the one assumed
         also += f" (taking {cells(taken)} with it)" if taken else ""
         lines.append(f"{_assumed(puzzle, step, group[:1] if len(group) > 1 and not step.origin else group)}{also}:")
-        lines += [f"  {number}. {link_words(link)}" for number, link in enumerate(a.followed, 1)]
+        lines += [
+            f"  {number}. {link_words(link, a.followed[: number - 1])}" for number, link in enumerate(a.followed, 1)
+        ]
         lines.append(f"  then {contradiction(a.conflict)}.")
     return lines + [_so(puzzle, step)]
 
@@ -163,13 +170,24 @@ LINKS = {  # what a link of a chain says of the rule that coloured it, by the ru
     "chamber": "only {colour} can get into these empty cells",
     "reach": "only {colour} can still reach it",
     "what if": "every other colour leads to a contradiction",
+    "on": "it has no other way on",
 }
 
 
-def link_words(link: Link) -> str:
-    """One cell of a chain: 'r3c5 is R: r3c4 has no other way on'."""
+def piece(link: Link) -> str:
+    """A path piece joined between two empty cells: 'r5c6-r5c7'."""
+    return f"{at(link.node)}-{at(link.to)}" if link.to is not None else at(link.node)
+
+
+def link_words(link: Link, before: Sequence[Link] = ()) -> str:
+    """One cell of a chain: 'r3c5 is R: r3c4 has no other way on'; or a path piece joined between two
+    empty cells: 'r5c6-r5c7 joined: r5c6 has no other way on'. `before`: the chain's links before it (a
+    cell at a piece's end joined on has no other way on, not two open sides)."""
+    if link.to is not None:
+        return f"{piece(link)} joined: {cells(link.looked)} has no other way on"
     looked = [node for node in link.looked if node != link.node]
-    rule = link.rule if link.rule != "degree" or looked else "two sides"
+    pieced = any(link.node in (b.node, b.to) for b in before if b.to is not None)
+    rule = link.rule if link.rule != "degree" or looked else "on" if pieced else "two sides"
     said = LINKS.get(rule, "by the {rule} rule at {looked}" if looked else "it has only two open sides")
     return f"{at(link.node)} is {link.colour}: " + said.format(
         looked=cells(looked) if looked else "", colour=link.colour, rule=rule

@@ -119,7 +119,9 @@ def _because(p: Partial, played: list[int], cause: Cause, cells: tuple[Node, ...
 def _what_if_step(found: WhatIf) -> Step:
     """A what if as a step: it names the cells of its chains and where they meet a contradiction."""
     assumed = found.assumptions
-    named = [link.node for a in assumed for link in a.chain] + [node for a in assumed for node in a.conflict.nodes]
+    links = [link for a in assumed for link in a.chain]
+    named = [node for link in links for node in (link.node, link.to) if node is not None]
+    named += [node for a in assumed for node in a.conflict.nodes]
     because = tuple(dict.fromkeys(node for node in named if node not in found.cells))
     rule = assumed[0].conflict.rule if len({a.conflict.rule for a in assumed}) == 1 else "several"
     return Step("what if", rule, found.colour, found.cells, because, found.origin, assumed)

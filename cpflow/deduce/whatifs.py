@@ -6,13 +6,16 @@ with the rules (`_assume`) until they meet a contradiction, at depth 1 by the ru
 depth 2 with what ifs of depth 1 inside the assumption too (`_deepen`, within a budget of settles).
 The chain a player has to follow is what the rules coloured that the contradiction needs
 (`_needed`: from the contradiction back, the cells coloured beside the nodes a rule looked at, and
-so on back to the assumption), each cell a `Link` with the rule that coloured it; a chain must be
-true as written, replaying link by link (cpflow.deduce.replay), else the one that looks wider (at
-the neighbours of the nodes looked at too) if it does; an assumption whose chain does not is no what
-if to follow (it leaned on what no link says: a path's turn among empty cells, a dead turn). Alternatives
+so on back to the assumption), each cell a `Link` with the rule that coloured it, and each path piece
+the rules joined between two cells still empty a `Link` of both (`Traced` logs them: a piece's corner
+and its turns close sides too); a chain must be true as written, replaying link by link
+(cpflow.deduce.replay), else the one that looks wider (at the neighbours of the nodes looked at too)
+if it does; an assumption whose chain does not is no what if to follow (it leaned on what no link
+says: a dead turn, a side closed by a cell it leaves out). Alternatives
 whose chains are alike but for the colour assumed are one chain to follow (`alike`). Of every
 cell and path end whose alternatives all meet a contradiction, `what_if` gives the one whose
-chains are shortest to follow (`WhatIf.length`); at depth 2 the first found.
+chains are shortest to follow (`WhatIf.rank`: a chain cut where a dead turn or corner met its contradiction
+sooner than the rules did, `Assumption.sooner`, after every other); at depth 2 the first found.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from cpflow.board.grid import Colour, Node, Solution
-from cpflow.deduce.replay import replays
+from cpflow.deduce.replay import replays, sooner
 from cpflow.deduce.rulebook import ALL, REACH
 from cpflow.deduce.rules import GIVEN, NONE, Cause, Contradiction, Graph, Partial
 from cpflow.deduce.settle import settle
@@ -30,6 +33,7 @@ from cpflow.deduce.settle import settle
 WHAT_IF = ((1, 0), (1, ALL), (2, ALL))  # (depth, rules) an assumption is followed with, the simpler first
 DEEPER = 80_000_000  # settles x nodes^2 a step's what ifs of depth 2 may take (about 2 s), then it is a guess
 ASSUMED = "assumed"  # a Link's rule for the cells the assumption itself colours
+SOONER = 1000  # what a chain cut sooner adds to a what if's rank: any chain the rules met to the end goes first
 
 
 @dataclass(frozen=True)
@@ -50,12 +54,37 @@ class Conflict:
 @dataclass(frozen=True)
 class Link:
     """A cell of an assumption's chain: its colour, the rule that coloured it (ASSUMED: the
-    assumption) and the nodes that rule looked at."""
+    assumption) and the nodes that rule looked at; or a path piece the rule joined from the cell `to`
+    another, both still empty (its colour "")."""
 
     node: Node
     colour: Colour
     rule: str
     looked: tuple[Node, ...] = ()
+    to: Node | None = None
+
+
+@dataclass(frozen=True)
+class Piece(Cause):
+    """Why a path piece was joined between two uncoloured nodes: the rule, the nodes it looked at, and
+    the piece's other node (its first is the log entry's)."""
+
+    to: int = NONE
+
+
+class Traced(Partial):
+    """A partial solution whose log also holds each path piece joined between two uncoloured nodes, as
+    (node, NONE, Piece): the node the rule looked at first when it is one of the two."""
+
+    __slots__ = ()
+
+    def join(self, edge: int) -> None:
+        i, j = self.g.ends[edge]
+        if self.log is not None and self.colour[i] == NONE == self.colour[j]:
+            why = self.why
+            i, j = (j, i) if why.nodes[:1] == (j,) else (i, j)
+            self.log.append((i, NONE, Piece(why.rule, why.nodes, j)))
+        super().join(edge)
 
 
 @dataclass(frozen=True)
@@ -69,6 +98,7 @@ class Assumption:
     toward: Node | None = None  # for a path end's other way: the node it would step to
     depth: int = 1  # 2: what ifs of depth 1 inside the assumption coloured some of the chain
     coloured: int = 0  # how many cells the rules coloured in all, the chain's and others
+    sooner: bool = False  # the chain is cut where its contradiction is met sooner than the rules met it
 
     @property
     def followed(self) -> tuple[Link, ...]:
@@ -90,6 +120,11 @@ class WhatIf:
     def length(self) -> int:
         """What a player follows: the links and the contradiction of each chain, alike ones once."""
         return sum(len(group[0].followed) + 1 for group in alike(self.assumptions))
+
+    @property
+    def rank(self) -> int:
+        """Which what if to give, the least first: its length, and SOONER for each chain cut sooner."""
+        return self.length + SOONER * sum(a.sooner for a in self.assumptions)
 
 
 def alike(assumptions: Sequence[Assumption]) -> list[list[Assumption]]:
@@ -159,13 +194,13 @@ def every_what_if(
         cells = tuple(g.nodes[j] for j, _, _ in taken.log or [] if shown(g, j))
         if cells:
             ways = [(functools.partial(Partial.join, edge=edge), g.nodes[j]) for j, edge in wrong]
-            found = _all_met(settled, allow, assume, ways, shorter[0].length if shorter else None)
+            found = _all_met(settled, allow, assume, ways, shorter[0].rank if shorter else None)
             if found is not None:
                 yield WhatIf(g.colours[settled.colour[i]], cells, g.nodes[i], found)
     solution = known.colour_of()
     for i, others in _candidates(settled, solution):
         moves = [(functools.partial(Partial.paint, node=i, c=c), None) for c in others]
-        found = _all_met(settled, allow, assume, moves, shorter[0].length if shorter else None)
+        found = _all_met(settled, allow, assume, moves, shorter[0].rank if shorter else None)
         if found is not None:
             yield WhatIf(solution[g.nodes[i]], (g.nodes[i],), None, found)
 
@@ -185,7 +220,7 @@ def _all_met(
         if found is None:
             return None
         met.append(replace(found, toward=toward))
-        if bound is not None and WhatIf("", (), None, tuple(met)).length >= bound:
+        if bound is not None and WhatIf("", (), None, tuple(met)).rank >= bound:
             return None  # no shorter than one found already
     return tuple(met)
 
@@ -225,7 +260,7 @@ def _assume(
     depth 2 what ifs of depth 1 within it too (while `budget`, settles left, lasts): the
     contradiction met, or None if none is."""
     g = settled.g
-    p = settled.copy()
+    p = Traced(g, settled)
     p.allow, p.log = allow, []
     try:
         move(p)
@@ -235,23 +270,31 @@ def _assume(
     except Contradiction as met:
         log, conflict = p.log or [], Conflict.of(g, met)
         tried = (_needed(g, log, met), _needed(g, log, met, wider=True))  # the shorter first
-        chain = next(
-            (c for c in map(functools.partial(_links, g), tried) if _true(settled, move, c, conflict, allow)), None
-        )
+        chains = [_links(g, entries) for entries in tried]
+        chain = next((c for c in chains if _true(settled, move, c, conflict, allow)), None)
+        cut = chain is None
+        if cut:  # a node the rules joined on had a side closed by a dead turn or a corner already
+            chain, conflict = _sooner(settled, move, chains, allow)
         if chain is None:
-            return None  # it leans on what no link says (an uncoloured path's turn, a dead turn): not one to follow
-        first = log[0][1] if log else NONE
+            return None  # it leans on what no link says (a side closed by a cell it leaves out): not one to follow
+        first = next((k for _, k, _ in log if k != NONE), NONE)
         deep = met.rule == "what if" or any(cause is _DEEP for _, _, cause in log)
-        coloured = sum(1 for j, _, _ in log if shown(g, j))
+        coloured = sum(1 for j, k, _ in log if shown(g, j) and k != NONE)
         colour = g.colours[first] if first != NONE else ""
-        return Assumption(colour, chain, conflict, depth=2 if deep else 1, coloured=coloured)
+        return Assumption(colour, chain, conflict, depth=2 if deep else 1, coloured=coloured, sooner=cut)
     return None
 
 
 def _links(g: Graph, entries: list[tuple[int, int, Cause]]) -> tuple[Link, ...]:
     """Log entries as a chain's links (a bridge's lanes left out)."""
     return tuple(
-        Link(g.nodes[j], g.colours[k], ASSUMED if why is GIVEN else why.rule, tuple(g.nodes[n] for n in why.nodes))
+        Link(
+            g.nodes[j],
+            g.colours[k] if k != NONE else "",
+            ASSUMED if why is GIVEN else why.rule,
+            tuple(g.nodes[n] for n in why.nodes),
+            g.nodes[why.to] if isinstance(why, Piece) else None,
+        )
         for j, k, why in entries
         if shown(g, j)
     )
@@ -265,23 +308,41 @@ def _true(
     return replays(settled, move, [link for link in chain if link.rule != ASSUMED], met.rule, met.nodes, allow)
 
 
+def _sooner(
+    settled: Partial, move: Callable[[Partial], None], chains: Sequence[tuple[Link, ...]], allow: int
+) -> tuple[tuple[Link, ...] | None, Conflict]:
+    """The first chain cut where, replayed, a node its links lean on has too few open sides (sooner than
+    the rules met their contradiction), and that contradiction; (None, any) if none is."""
+    for chain in chains:
+        assumed = [link for link in chain if link.rule == ASSUMED]
+        cut = sooner(settled, move, chain[len(assumed) :], allow)
+        if cut is not None:
+            number, met = cut
+            shorter, conflict = chain[: len(assumed) + number], Conflict.of(settled.g, met)
+            if _true(settled, move, shorter, conflict, allow):
+                return shorter, conflict
+    return None, Conflict("", (), None)
+
+
 def _needed(
     g: Graph, log: list[tuple[int, int, Cause]], met: Contradiction, wider: bool = False
 ) -> list[tuple[int, int, Cause]]:
     """The entries of an assumption's log that its contradiction needs, in order: going back from
     the contradiction, a cell coloured at or beside a node looked at is needed, and the nodes its
-    rule looked at are looked at in turn; the assumption's own cells always are. `wider`: the
-    neighbours of the nodes looked at are looked at too (a neighbour's path end filled closes a side)."""
+    rule looked at are looked at in turn (a path piece: at or beside either of its nodes); the assumption's
+    own cells always are. `wider`: the neighbours of the nodes looked at are looked at too (a neighbour's
+    path end filled closes a side)."""
     looked = set(met.nodes).union(*(g.near[n] for n in met.nodes if wider))
     needed = []
     for entry in reversed(log):
         j, _, why = entry
-        if why is GIVEN or j in looked or not looked.isdisjoint(g.near[j]):
+        ends = (j, why.to) if isinstance(why, Piece) else (j,)
+        if why is GIVEN or not looked.isdisjoint({*ends}.union(*(g.near[n] for n in ends))):
             needed.append(entry)
-            looked.add(j)
+            looked.update(ends)
             looked.update(why.nodes)
             if wider:
-                looked.update(*(g.near[n] for n in (j, *why.nodes)))
+                looked.update(*(g.near[n] for n in (*ends, *why.nodes)))
     return needed[::-1]
 
 

@@ -104,7 +104,8 @@ def hinted(found: Hint) -> dict:
 
 def assumed(found: Hint) -> list[dict]:
     """A what if's alternatives, each with its chain to play cell by cell: each cell the rules colour,
-    its colour, the rule and what it says, then the contradiction they meet and what it says."""
+    its colour, the rule and what it says (a path piece joined between two empty cells: its cell `to` the
+    other, colour null), then the contradiction they meet and what it says."""
     from cpflow.deduce.sentences import contradiction, link_words
 
     assert found.step is not None  # a what if's hint
@@ -113,8 +114,10 @@ def assumed(found: Hint) -> list[dict]:
         {
             **({"toward": list(cell_of(a.toward))} if a.toward else {"colour": a.colour}),
             "chain": [
-                {"cell": list(cell_of(link.node)), "colour": link.colour, "rule": link.rule, "says": link_words(link)}
-                for link in a.chain
+                {"cell": list(cell_of(link.node)), "colour": link.colour or None, "rule": link.rule}
+                | ({"to": list(cell_of(link.to))} if link.to is not None else {})
+                | {"says": link_words(link, a.chain[:number])}
+                for number, link in enumerate(a.chain)
             ],
             "contradiction": {
                 "rule": a.conflict.rule,
