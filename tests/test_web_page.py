@@ -797,6 +797,43 @@ def test_why_plays_a_what_ifs_chain_cell_by_cell_then_its_contradiction_then_the
     assert not page.locator("#why").is_visible()
 
 
+# gen_24x12_02's first strokes, after which its hint is a what if whose chain joins path pieces between
+# empty cells (tests/test_whatif_chains.py): R along the top, M round its corner, j along row 11
+PIECE_STROKES = [
+    [(0, c) for c in range(7)],
+    [(1, 23), (0, 23), (0, 22), (0, 21), (0, 20), (0, 19)],
+    [(9, 22), (10, 22), (10, 21), (10, 20)],
+]
+
+
+def test_why_draws_a_path_piece_of_the_chain_as_a_segment_between_its_two_cells(page, server, tmp_path):
+    level = PUZZLES / "gen_24x12_02.txt"
+    rows = [list(line) for line in level.read_text().split()]
+    for stroke in PIECE_STROKES:
+        for r, c in stroke[1:]:
+            rows[r][c] = rows[stroke[0][0]][stroke[0][1]]
+    drawn = tmp_path / "play.txt"
+    drawn.write_text("\n".join("".join(row) for row in rows) + "\n")
+    asked = [sys.executable, "-m", "cpflow", "hint", str(level), "--play", str(drawn), "--format", "json"]
+    hint = json.loads(subprocess.run(asked, capture_output=True, text=True, check=False).stdout)
+    chain = hint["assumptions"][0]["chain"]
+    assert hint["rule"] == "what if" and any("to" in link and link["colour"] is None for link in chain)
+    open_puzzle(page, server, level.read_text())
+    page.click("#play")
+    for stroke in PIECE_STROKES:
+        drag(page, stroke)
+    page.click("#hint")
+    page.wait_for_selector("#why:visible")
+    for n, link in enumerate(chain, 1):
+        page.click("#why")
+        assert page.inner_text("#status") == f"Why? {n} of {len(chain) + 1}: {link['says']}."
+        pieces = page.locator("#editor .p-piece").evaluate_all("nodes => nodes.map(n => n.dataset.mark)")
+        if "to" in link:  # a short segment from the cell to the other, no cell coloured
+            assert pieces == ["|".join(f"{r},{c}" for r, c in (link["cell"], link["to"]))] and not marked(page, "step")
+        else:
+            assert not pieces and marked(page, "step") == {tuple(link["cell"])}
+
+
 def test_a_touch_drag_draws_a_path(page, server):
     open_puzzle(page, server, STARTER_TEXT)
     page.click("#play")

@@ -28,7 +28,7 @@ export function startPlay(page) {
     drawn: new Map(), // cell key -> colour
     undos: [], // the play before each stroke or applied hint
     stroke: null, // { colour, trail: [cell keys] } while the pointer is down
-    marks: null, // { kind: "step" | "chain" | "mistake" | "why", cells: [[r, c]], because: [[r, c]], colour }
+    marks: null, // { kind: "step" | "chain" | "piece" | "mistake" | "why", cells: [[r, c]], because: [[r, c]], colour }
     why: null, // a what if's chain being shown link by link (chain.js)
     moves: 0, // strokes that drew or took back a cell, and hints applied
     hints: 0, // hints applied
@@ -104,6 +104,10 @@ function drawPlay(mode, svg) {
       const [x, y] = layout.centre(cell);
       el("path", { class: "p-wrong", d: `M${x - 0.3},${y - 0.3}L${x + 0.3},${y + 0.3}M${x + 0.3},${y - 0.3}L${x - 0.3},${y + 0.3}`, "data-mark": key(cell) }, svg);
     }
+  }
+  if (marks.kind === "piece") { // a what if's path piece joined between two empty cells (chain.js)
+    const [[x1, y1], [x2, y2]] = marks.cells.map((cell) => layout.centre(cell));
+    el("line", { class: "p-piece", x1, y1, x2, y2, "data-mark": marks.cells.map(key).join("|") }, svg);
   }
 }
 
