@@ -171,8 +171,9 @@ def _stands_out(image: np.ndarray, axis: int, reach: int) -> np.ndarray:
     else:
         padded = cv2.copyMakeBorder(image, reach, reach, 0, 0, cv2.BORDER_REPLICATE)
         before, after = padded[:size], padded[2 * reach : 2 * reach + size]
-    light = cv2.min(cv2.subtract(image, before), cv2.subtract(image, after))
-    dark = cv2.min(cv2.subtract(before, image), cv2.subtract(after, image))
+    # Lighter than both is lighter than the lighter one: min(x - b, x - a) is x - max(a, b), saturating too.
+    light = cv2.subtract(image, cv2.max(before, after))
+    dark = cv2.subtract(cv2.min(before, after), image)
     return cv2.max(light, dark)
 
 

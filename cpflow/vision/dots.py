@@ -155,15 +155,18 @@ def _pipe_sides(
     pipe leaves by one side at most, a pipe through the cell by two. The next cell's own
     background (a tint of another colour, say) is told from a pipe by its corners (`samples`)."""
     height, width = lab.shape[:2]
-    (x, y), reach = lattice.centre(row, col), OUTSIDE * lattice.step
+    (x, y), step = lattice.centre(row, col), lattice.step
+    reach = OUTSIDE * step
+    others = lattice.neighbours((row, col))  # toward each cell beside (none beyond the edge)
+    if not others:
+        return 0
+    centres = np.array([lattice.centre(*other) for other in others], dtype=float)
+    ux, uy = (centres[:, :1] - x) / step, (centres[:, 1:] - y) / step  # the ways out, one a row
+    spread = np.array([-0.06, 0.0, 0.06]) * step  # across the way out
+    xs, ys = x + ux * reach - uy * spread, y + uy * reach + ux * spread
+    probes = _medians(lab[np.round(ys).astype(int).clip(0, height - 1), np.round(xs).astype(int).clip(0, width - 1)])
     sides = 0
-    for other in lattice.neighbours((row, col)):  # toward each cell beside (none beyond the edge)
-        (ox, oy) = lattice.centre(*other)
-        ux, uy = (ox - x) / lattice.step, (oy - y) / lattice.step
-        spread = np.array([-0.06, 0.0, 0.06]) * lattice.step  # across the way out
-        xs, ys = x + ux * reach - uy * spread, y + uy * reach + ux * spread
-        points = lab[np.round(ys).astype(int).clip(0, height - 1), np.round(xs).astype(int).clip(0, width - 1)]
-        probe = median(np.atleast_2d(points))
+    for other, probe in zip(others, probes, strict=True):
         backgrounds = [board, samples.boards[samples.at(other)]]
         to_dot = np.linalg.norm(probe - colour)
         sides += bool(to_dot < SAME and all(to_dot < np.linalg.norm(probe - b) for b in backgrounds))
