@@ -330,6 +330,17 @@ def test_a_board_not_yet_a_puzzle_keeps_the_last_puzzles_link(page, server):
     assert page.is_hidden("#error") and page.locator("#editor .e-dot").count() == 0
 
 
+def test_a_level_of_more_colours_than_the_palette_names_is_hinted(page):
+    """gen_30x30_01 has 68 colours named by numbers, the page's palette 61 names of one character: the others were
+    named `undefined`, and its Hint answered `board: colour 'undefined': the page names colours by one character`."""
+    level = pick_level(page, "gen_30x30_01")
+    palette = page.evaluate("JSON.parse(document.getElementById('config').textContent).palette.length")
+    assert page.locator("#editor .e-dot").count() == 2 * 68 and palette < 68
+    page.click("#hint")
+    page.wait_for_selector("#status:text-matches('^Hint \\\\(')")
+    assert page.is_hidden("#error") and level["width"] == 30
+
+
 def test_the_keyboard_places_and_removes_endpoints(page):
     page.focus("#editor")
     page.keyboard.press("Enter")

@@ -49,9 +49,11 @@ export function record(board) {
 }
 
 export function fromRead(answer, names) {
-  // The server's reading of a file: colours whose names are not one character are renamed to `names`' that are.
+  // The server's reading of a file: colours whose names are not one character are renamed to `names`' that are,
+  // and past those (a 30x30 level has up to 77 colours) to further letters, one character each.
   const found = Object.keys(answer.endpoints);
-  const rename = found.every((n) => n.length === 1 && !".#+".includes(n)) ? (n) => n : (n) => names[found.indexOf(n)];
+  const given = oneCharacterNames(names, found.length);
+  const rename = found.every((n) => n.length === 1 && !".#+".includes(n)) ? (n) => n : (n) => given[found.indexOf(n)];
   const board = emptyBoard(answer.width, answer.height, answer.shape);
   for (const n of found) {
     board.ends.push({ colour: rename(n), cells: answer.endpoints[n] });
@@ -62,4 +64,14 @@ export function fromRead(answer, names) {
   for (const [a, b] of answer.walls) board.walls.add(wallKey(a, b));
   board.warps = answer.warps;
   return board;
+}
+
+function oneCharacterNames(names, count) {
+  // `count` names of one character: `names`, then letters from the Greek alphabet on that are not among them.
+  const given = names.slice(0, count);
+  for (let code = 0x3b1; given.length < count; code++) {
+    const name = String.fromCodePoint(code);
+    if (/\p{L}/u.test(name) && !names.includes(name)) given.push(name);
+  }
+  return given;
 }
