@@ -341,6 +341,17 @@ def test_a_level_of_more_colours_than_the_palette_names_is_hinted(page):
     assert page.is_hidden("#error") and level["width"] == 30
 
 
+def test_the_busy_status_shows_a_spinner_drawn_by_css_not_an_emoji(page):
+    """The status line's busy mark was an emoji (an hourglass), an empty box where no emoji font is installed (as
+    for Debian's Chromium here, in every screenshot the tests take)."""
+    page.evaluate("document.body.classList.add('busy')")
+    after = page.evaluate(
+        "(() => { const s = getComputedStyle(document.getElementById('status'), '::after');"
+        " return [s.content, s.animationName]; })()"
+    )
+    assert after == ['""', "spin"]
+
+
 def test_the_keyboard_places_and_removes_endpoints(page):
     page.focus("#editor")
     page.keyboard.press("Enter")
