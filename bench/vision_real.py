@@ -18,9 +18,11 @@ names each picture's look (phone, tablet, desktop, old, colour-blind, crop, tiny
 
 Seconds are a picture's `read_shot`, decoding included, in-process (OpenCV imported before), on the
 wall clock and in CPU time (the process's, OpenCV's threads included: what a load on the machine
-does not add to); a table gives their median and worst by the picture's size. With `--against COMMIT` (or a folder holding a
-copy of cpflow/), that cpflow reads each picture too, in a process of its own, in turn with this one
-(which goes first alternates), so that both meet the same load: its outcome and seconds beside ours.
+does not add to); a table gives their median and worst by the picture's size. With `--against
+COMMIT` (or a folder holding a copy of cpflow/), that cpflow reads each picture too, in a process of
+its own, in turn with this one (which goes first alternates), so that both meet the same load: its
+outcome and seconds beside ours. A last table times whole `cpflow import` commands on an unsolved
+picture of each phone size, beside what starting costs (Python, the imports, OpenCV's Lab tables).
 --save also writes the output to docs/figures/vision_real.md, which docs quote.
 """
 
@@ -160,6 +162,7 @@ def main() -> None:
     old = Against(args.against, args.pictures, args.truth) if args.against else None
     with recorded("vision_real", args.save, f"beside {args.against}" if old else ""):
         measure(found, old)
+        start_up(found)
 
 
 class Against:
@@ -259,6 +262,38 @@ def measure(found: list[Case], old: Against | None = None) -> None:
             f"worst {then[1].seconds:.3f} ({then[0].name}); CPU seconds: median "
             f"{statistics.median(b.cpu for b in befores):.3f}, worst {max(b.cpu for b in befores):.3f}"
         )
+
+
+PHONES = ((1080, 2316), (1179, 2556))  # the phones' screens most pictures come from
+STARTS = {
+    "Python alone": "pass",
+    "the imports: cpflow's CLI, numpy, OpenCV, cpflow.vision": "import cpflow.cli.group, cpflow.vision.screenshot",
+    "the imports and OpenCV's Lab tables (built on its first conversion to Lab)": "import cpflow.cli.group, "
+    "cpflow.vision.screenshot, cv2, numpy as np; cv2.cvtColor(np.zeros((1, 1, 3), np.float32), cv2.COLOR_BGR2Lab)",
+}
+
+
+def start_up(found: list[Case], runs: int = 5) -> None:
+    """What a whole `cpflow import` of an unsolved picture of each phone size costs, and how much of it is
+    starting: Python, the imports, OpenCV's Lab tables (the least of `runs` runs each, wall and CPU)."""
+    from cpflow.vision.dimensions import dimensions
+
+    commands = {label: [sys.executable, "-c", code] for label, code in STARTS.items()}
+    for size in PHONES:
+        case = next((c for c in found if c.state == "unsolved" and dimensions(c.picture.read_bytes()) == size), None)
+        if case:
+            label = f"cpflow import {case.name} ({size[0]}x{size[1]})"
+            commands[label] = [sys.executable, "-m", "cpflow", "import", str(case.picture)]
+    print("\n| command | wall s | CPU s |\n|---|---|---|")
+    for label, command in commands.items():
+        walls, cpus = [], []
+        for _ in range(runs):
+            began, before = time.perf_counter(), os.times()
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            after = os.times()
+            walls.append(time.perf_counter() - began)
+            cpus.append(after.children_user - before.children_user + after.children_system - before.children_system)
+        print(f"| {label} | {min(walls):.3f} | {min(cpus):.3f} |")
 
 
 def by_size(found: list[Case], verdicts: list[Verdict], befores: list[Verdict], against: str) -> None:
