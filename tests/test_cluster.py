@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -192,11 +193,12 @@ def test_a_worker_killed_mid_batch_loses_nothing_every_answer_arrives_once():
             worker = ["worker", address, "--nthreads", "1", "--name", name, "--no-dashboard", "--host", "127.0.0.1"]
             started.append(dask(*worker))
         wait_for_workers(address, 2)
-        answers = []
-        for answer in uniqueness_all(puzzles, Where(cluster=address)):
-            answers.append(answer.answer)
-            if len(answers) == 2:
-                kill_mid_task(address, "w2", started[2])
+        failed: list[BaseException] = []  # the killer's failure, raised here (a thread's is lost)
+        killer = threading.Thread(target=_caught, args=(failed, kill_mid_task, address, "w2", started[2]))
+        killer.start()  # beside the batch: w2 is killed as soon as it works on a task, however fast the tasks
+        answers = [answer.answer for answer in uniqueness_all(puzzles, Where(cluster=address))]
+        killer.join(timeout=60)
+        assert not failed, failed
         assert started[2].wait(timeout=10) is not None and len(puzzles) > 2
         assert len(answers) == len(puzzles)
         assert all(answer.verdict is Verdict.UNIQUE for answer in answers)
@@ -252,6 +254,13 @@ def test_a_cluster_whose_every_worker_is_gone_is_given_up_in_one_line(tmp_path):
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=30)
+
+
+def _caught(failed: list[BaseException], work, *args) -> None:
+    try:
+        work(*args)
+    except BaseException as error:  # noqa: BLE001 - handed to the test's thread
+        failed.append(error)
 
 
 def kill_mid_task(address: str, name: str, process: subprocess.Popen) -> None:
