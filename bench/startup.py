@@ -1,7 +1,7 @@
 """Start-up: how long a whole `cpflow` process takes on one small board, side by side with
 another commit, beside the bare interpreter.
 
-    python bench/startup.py [--against COMMIT] [--runs 20] [--puzzle puzzles/starter_7x7.txt] [--save]
+    python bench/startup.py [--against COMMIT] [--runs 20] [--puzzle puzzles/starter_7x7.txt] [--shot PICTURE] [--save]
 
 Each tree runs as a normal install (`pip install .`) would: its cpflow/ copied into a scratch
 folder and compiled to bytecode, as pip does when it installs (without it every process compiles
@@ -14,7 +14,8 @@ by `git archive`, this folder's compiled core copied beside it). The runs altern
 trees, --runs of each command; the table gives the median wall seconds and the median CPU seconds
 (user and system, which other work on the machine disturbs less). Output goes to a pipe, as when
 a script reads it. The board is small so that what is measured is the start-up: solving a 7x7
-takes about a millisecond.
+takes about a millisecond. With --shot, a whole `cpflow import PICTURE` too (a phone screenshot:
+its imports, OpenCV's and numpy's start, and the reading).
 """
 
 from __future__ import annotations
@@ -34,9 +35,10 @@ from pathlib import Path
 from common import ROOT, recorded, saving
 
 
-def commands(puzzle: str) -> dict[str, list[str]]:
+def commands(puzzle: str, shot: str | None = None) -> dict[str, list[str]]:
     """Each command measured, by the name the table gives it (cpflow's arguments, or None: the interpreter)."""
-    return {
+    imports = {f"cpflow import {Path(shot).name}": ["import", str(Path(shot).resolve())]} if shot else {}
+    return imports | {
         "python -S -c pass": [],
         "cpflow --version": ["--version"],
         f"cpflow solve {puzzle} -q": ["solve", puzzle, "-q"],
@@ -86,6 +88,7 @@ def main() -> None:
     parser.add_argument("--against", metavar="COMMIT", help="also time this commit's cpflow/, turn about")
     parser.add_argument("--runs", type=int, default=20, help="runs of each command in each tree")
     parser.add_argument("--puzzle", default="puzzles/starter_7x7.txt")
+    parser.add_argument("--shot", metavar="PICTURE", help="also time `cpflow import PICTURE`")
     saving(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cpflow-startup-") as scratch:
@@ -99,7 +102,7 @@ def main() -> None:
             ).stdout.strip()
             trees = {label: installed(args.against, Path(scratch) / "before"), **trees}
         with recorded("startup", args.save, f"{args.runs} runs of each, turn about"):
-            measure(trees, commands(args.puzzle), args.runs)
+            measure(trees, commands(args.puzzle, args.shot), args.runs)
 
 
 def measure(trees: dict[str, Path], named: dict[str, list[str]], runs: int) -> None:

@@ -1,5 +1,6 @@
 """Screenshot import: a picture of the game in, a puzzle out (needs the `vision` extra: OpenCV, numpy).
 
+- `lab`: CIE Lab as OpenCV computes it, for the pixels read only (no tables to build);
 - `dimensions`: a picture's size from its header bytes, refused before decoding when unknown or too large;
 - `screenshot`: `read_screenshot(data, debug_dir)`, decoding and the steps below in order;
 - `board`: the board's grid lines (the lattice), hence its size and cells;
@@ -15,7 +16,20 @@ page's upload), so solving never pays for OpenCV.
 
 from __future__ import annotations
 
+import os
+import sys
+from contextlib import suppress
 from pathlib import Path
+
+if "numpy" not in sys.modules and "OPENBLAS_NUM_THREADS" not in os.environ:
+    # numpy's OpenBLAS starts a thread a core when it loads (0.1 s of CPU), for linear algebra the reading
+    # hardly does (a line fit to a few dozen points): loaded here with one thread, the environment as it was.
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        with suppress(ImportError):  # said where the reading needs numpy
+            import numpy  # noqa: F401
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
 
 
 def read_screenshot(data: bytes, debug_dir: Path | None = None, name: str = "screenshot"):

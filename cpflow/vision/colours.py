@@ -18,6 +18,7 @@ from cpflow.board.grid import Colour, cell_name
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.pictures.palette import GAME
 from cpflow.vision.dots import Dot
+from cpflow.vision.lab import lab_of
 
 APART = 28.0  # Lab distance between the two dots of a colour, at most
 SPARE = "123456789adefhijklnoqrsuvwxyzDEFHIJKLNQSUVXZ"  # names once the game's sixteen are taken (none of them)
@@ -74,7 +75,4 @@ def _hex(dot: Dot) -> str:
 
 
 def _lab_of_rgb(rgb: tuple[int, int, int]) -> np.ndarray:
-    import cv2
-
-    pixel = np.array([[rgb[::-1]]], dtype=np.float32) / 255.0
-    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0]
+    return lab_of(np.array(rgb[::-1], dtype=np.uint8))
