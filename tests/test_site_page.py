@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
-from test_web_page import CHROMIUM, PHONE, free_port, pick_level, solution_paths, touch_drag
+from tabs import PHONE, open_phone, scripts_errors
+from test_web_page import CHROMIUM, free_port, pick_level, solution_paths, touch_drag
 
 from conftest import PUZZLES, needs_zucker, zucker_puzzles
 from cpflow.web import site
@@ -70,19 +71,14 @@ def chromium():
 @pytest.fixture(scope="module")
 def phone(chromium, served):
     """The site on a phone's screen, the runtime up; its errors must be none."""
-    context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-    tab = context.new_page()
-    errors = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    tab.goto(served)
+    tab, errors = open_phone(chromium, served)
     tab.wait_for_selector("body[data-ready]")
     drawn_at_once = tab.locator("#editor [data-cell]").count()
     tab.wait_for_selector("body[data-python=ready]", state="attached", timeout=STARTUP)
     tab.drawn_at_once = drawn_at_once
     yield tab
-    context.close()
-    assert [error for error in errors if not error.startswith("Failed to load resource")] == [], errors
+    tab.context.close()
+    assert scripts_errors(errors) == [], errors
 
 
 def test_on_a_phone_a_level_is_hinted_played_to_the_end_and_solved(phone, tmp_path):

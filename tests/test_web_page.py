@@ -24,6 +24,7 @@ import time
 from urllib.parse import quote, unquote
 
 import pytest
+from tabs import open_phone, open_tab, scripts_errors
 
 from conftest import PUZZLES, ROOT
 from cpflow.board.formats import parse, parse_solution
@@ -89,14 +90,8 @@ def browser():
 
 
 def open_page(browser, url: str):
-    """A fresh tab at `url`, once the page is ready, and the errors it logs (scripts' and the console's)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
-    tab = context.new_page()
-    errors = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    tab.goto(url)
-    return tab, errors
+    """A fresh tab at `url` on a desktop's screen, and the errors it logs (scripts' and the console's)."""
+    return open_tab(browser, url, viewport={"width": 1280, "height": 800}, accept_downloads=True)
 
 
 def violations_of_the_policy(errors: list[str]) -> list[str]:
@@ -109,8 +104,8 @@ def page(browser, server):
     tab.wait_for_selector("body[data-ready]")
     yield tab
     tab.context.close()
-    scripts = [error for error in errors if not error.startswith("Failed to load resource")]  # the 4xx of bad input
-    assert scripts == [] and violations_of_the_policy(errors) == [], errors
+    # the 4xx of bad input aside
+    assert scripts_errors(errors) == [] and violations_of_the_policy(errors) == [], errors
 
 
 def click_cell(page, cell) -> None:
@@ -124,8 +119,9 @@ def puzzle_in_address(page) -> str:
 
 
 def puzzle_in(link: str) -> str:
-    """The puzzle a link holds after `#p=`: rows joined by `/` (or, with a `/` of its own, the whole text)."""
-    text = unquote(link.split("#p=", 1)[1])
+    """The puzzle a link holds after `#p=`: rows joined by `/` (or, with a `/` of its own, the whole text), up to the
+    play drawn on it (`&d=`)."""
+    text = unquote(link.split("#p=", 1)[1].split("&d=", 1)[0])
     return text if "\n" in text else text.replace("/", "\n") + "\n"
 
 
@@ -278,6 +274,7 @@ def test_share_shows_the_link_when_the_browser_refuses_the_clipboard(page, serve
         "() => { navigator.clipboard.writeText = () => Promise.reject(new DOMException('no', 'NotAllowedError')); }"
     )
     page.evaluate(refuse)  # as a browser does without the permission, or on an address that is not secure
+    page.click("#play")  # out of Play, to edit the board below
     page.click("#share")
     page.wait_for_selector("#status:has-text('copy the link shown under Share')")
     assert page.is_visible("#share-link") and page.input_value("#share-link") == f"{server}?p{STARTER_LINK}"
@@ -312,7 +309,7 @@ def test_a_board_not_yet_a_puzzle_keeps_the_last_puzzles_link(page, server):
     """While a pair waits for its second endpoint the address keeps the board before it (a link to the board as it
     stands would not open: `colour 'R' appears once`), Share says why it shares nothing, and a reload opens the board
     before; a new board with no pair names no puzzle (a blank hex board's link did not open either)."""
-    open_puzzle(page, server, STARTER_TEXT)
+    edit_puzzle(page, server, STARTER_TEXT)
     click_cell(page, (4, 4))  # a new colour's first endpoint
     assert page.locator("#editor .e-dot").count() == 13
     assert parse(puzzle_in_address(page))[0] == parse(STARTER_TEXT)[0]
@@ -588,7 +585,6 @@ def test_a_hex_board_is_played_along_the_neighbours_the_server_gives(page, serve
     page.on("request", lambda request: request.url.endswith("/api/board") and asked.append(request.post_data_json))
     open_puzzle(page, server, "board 3x3 hex\nR.B\n.R.\nB..\n")
     assert any(board["shape"] == "hex" and board["geometry"] for board in asked)  # the layout: the server's
-    page.click("#play")
     drag(page, [(0, 0), (1, 1)])  # cells that touch on a hex board (column 0 stands lower), not on a square one
     assert page.locator('#editor .p-pipe[data-pipe="0,0|1,1"]').count() == 1
 
@@ -723,9 +719,17 @@ STARTER_SOLVED = (PUZZLES / "starter_5x5.solution.txt").read_text().split()
 
 
 def open_puzzle(page, server, text: str) -> None:
+    """The puzzle opened from a link, as a player follows one: in Play."""
     page.goto(f"{server}?play{link_to(text)}")  # another address than the fixture's: the page loads anew
     page.wait_for_selector("body[data-ready]")
     page.wait_for_selector("#editor .e-dot")
+
+
+def edit_puzzle(page, server, text: str) -> None:
+    """The puzzle opened from a link, then out of Play: in the editor."""
+    open_puzzle(page, server, text)
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-pressed") == "false"
 
 
 def cell_centre(page, cell) -> tuple[float, float]:
@@ -748,7 +752,6 @@ def marked(page, kind: str) -> set[tuple[int, int]]:
 
 def test_a_player_draws_a_path_asks_a_hint_and_applies_it(page, server):
     open_puzzle(page, server, STARTER_TEXT)
-    page.click("#play")
     assert page.locator("#play-bar").is_visible()
     blue = [(1, 4), (2, 4), (3, 4), (4, 4), (4, 3), (4, 2)]  # B's path, as in the solution
     drag(page, blue)
@@ -768,7 +771,6 @@ def test_a_player_draws_a_path_asks_a_hint_and_applies_it(page, server):
 
 def test_a_wrong_path_is_marked_as_a_mistake(page, server):
     open_puzzle(page, server, STARTER_TEXT)
-    page.click("#play")
     drag(page, [(0, 2), (1, 2)])  # Y down into O's cell: no solution goes through it
     page.click("#hint")
     page.wait_for_selector("#status:text-matches('^Mistake')")
@@ -785,7 +787,6 @@ def test_a_puzzle_with_two_solutions_says_so_and_marks_where_they_differ(page, s
     hint = json.loads(subprocess.run(asked, capture_output=True, text=True, check=False).stdout)
     assert hint["status"] == "not-unique"
     open_puzzle(page, server, design.read_text())
-    page.click("#play")
     page.click("#hint")
     page.wait_for_selector("#status:text-matches('^This puzzle has more than one solution')")
     assert marked(page, "wrong") == {tuple(cell) for cell in hint["cells"]}
@@ -798,7 +799,6 @@ def test_why_plays_a_what_ifs_chain_cell_by_cell_then_its_contradiction_then_the
     assert hint["rule"] == "what if"
     chain, contradiction = hint["assumptions"][0]["chain"], hint["assumptions"][0]["contradiction"]
     open_puzzle(page, server, level.read_text())
-    page.click("#play")
     assert not page.locator("#why").is_visible()
     page.click("#hint")
     page.wait_for_selector("#why:visible")
@@ -842,7 +842,6 @@ def test_why_draws_a_path_piece_of_the_chain_as_a_segment_between_its_two_cells(
     chain = hint["assumptions"][0]["chain"]
     assert hint["rule"] == "what if" and any("to" in link and link["colour"] is None for link in chain)
     open_puzzle(page, server, level.read_text())
-    page.click("#play")
     for stroke in PIECE_STROKES:
         drag(page, stroke)
     page.click("#hint")
@@ -857,9 +856,54 @@ def test_why_draws_a_path_piece_of_the_chain_as_a_segment_between_its_two_cells(
             assert not pieces and marked(page, "step") == {tuple(link["cell"])}
 
 
+def test_a_link_opens_in_play_and_a_reload_keeps_the_drawing(page, browser, server):
+    """A link opened in the editor, not ready to play, and a reload lost the drawing (the address held only the
+    puzzle): now a link opens in Play, the address keeps the play after `&d=`, and a reload, or the address opened
+    elsewhere, goes on with it."""
+    open_puzzle(page, server, STARTER_TEXT)
+    assert page.get_attribute("#play", "aria-pressed") == "true" and page.locator("#play-bar").is_visible()
+    assert page.inner_text("#status") == (
+        "Loaded link: 5x5 square, 6 colours. Drag from a dot to draw its path; fill every cell."
+    )
+    blue = [(1, 4), (2, 4), (3, 4), (4, 4), (4, 3), (4, 2)]  # B's path, as in the solution
+    drag(page, blue)
+    page.wait_for_function("() => location.hash.includes('&d=')")
+    assert page.url.endswith("&d=//....B/....B/..BBB")  # r3c5 to r5c3: the endpoint is no drawn cell
+    address = page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert page.get_attribute("#play", "aria-pressed") == "true" and page.url == address
+    assert page.locator("#editor .p-cell").count() == len(blue) - 1
+    assert page.locator("#editor .p-pipe").count() == len(blue) - 1
+    assert page.inner_text("#status").startswith("Loaded link: 5x5 square, 6 colours, 5 cells drawn.")
+    other = browser.new_page()  # the address, shared
+    other.goto(address)
+    other.wait_for_selector("body[data-ready]")
+    assert other.locator("#editor .p-cell").count() == len(blue) - 1
+    other.close()
+    page.click("#restart")  # the drawing cleared: the address holds the puzzle alone
+    page.wait_for_function("() => !location.hash.includes('&d=')")
+    assert page.url.endswith(STARTER_LINK)
+    drag(page, blue[:2])
+    pick_level(page, "starter_7x7")  # another board: its own link, nothing drawn
+    page.wait_for_selector("body:not([data-writing])", state="attached")
+    assert (
+        "&d=" not in page.url and parse(puzzle_in(page.url))[0] == parse((PUZZLES / "starter_7x7.txt").read_text())[0]
+    )
+
+
+def test_a_links_drawing_off_the_board_or_on_an_endpoint_is_left_out(page, server):
+    """What a hand-edited `&d=` draws outside the board, on an endpoint or in a colour the board lacks is dropped."""
+    page.goto(f"{server}?d{link_to(STARTER_TEXT)}&d=RZG..BBBBBBB/%CE%B1/////B")
+    page.wait_for_selector("body[data-ready]")
+    assert page.get_attribute("#play", "aria-pressed") == "true"
+    drawn = page.locator("#editor .p-cell").count()
+    assert drawn == 1 and page.inner_text("#status").startswith("Loaded link: 5x5 square, 6 colours, 1 cell drawn.")
+    assert page.url.endswith("&d=R")  # r1c1 in R: the rest was off the board, an endpoint, or no colour of it
+
+
 def test_a_touch_drag_draws_a_path(page, server):
     open_puzzle(page, server, STARTER_TEXT)
-    page.click("#play")
     editor = page.locator("#editor")
     for kind, cell in [("pointerdown", (0, 2)), ("pointermove", (0, 3)), ("pointerup", (0, 3))]:
         x, y = cell_centre(page, cell)
@@ -870,7 +914,7 @@ def test_a_touch_drag_draws_a_path(page, server):
 
 
 def test_an_unsolvable_puzzle_shows_why_on_the_board(page, server):
-    open_puzzle(page, server, (PUZZLES / "unsolvable_6x6.txt").read_text())
+    edit_puzzle(page, server, (PUZZLES / "unsolvable_6x6.txt").read_text())
     page.click("#solve")
     asked = [sys.executable, "-m", "cpflow", "hint", str(PUZZLES / "unsolvable_6x6.txt"), "--format", "json"]
     why = json.loads(subprocess.run(asked, capture_output=True, text=True, check=False).stdout)["why"]
@@ -897,7 +941,6 @@ def test_the_engine_list_is_the_installed_engines_of_the_catalog_and_a_sat_engin
 
 # ---- a player on a phone: levels, Play to the end, one board ----
 
-PHONE = {"width": 390, "height": 844}
 LEVELS = json.loads((ROOT / "cpflow" / "web" / "page" / "levels.json").read_text())
 MAIN_BUTTONS = ["#level", "#generate", "#play", "#solve", "#unique", "#count", "#fix", "#clear"]
 PLAY_BUTTONS = ["#hint", "#apply", "#undo", "#restart"]
@@ -906,15 +949,10 @@ PLAY_BUTTONS = ["#hint", "#apply", "#undo", "#restart"]
 @pytest.fixture
 def phone(browser, server):
     """A fresh tab at 390x844 with touch, as a phone opens the page."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-    tab = context.new_page()
-    errors = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    tab.goto(server)
+    tab, errors = open_phone(browser, server)
     tab.wait_for_selector("body[data-ready]")
     yield tab
-    context.close()
+    tab.context.close()
     assert errors == [], errors
 
 
@@ -995,7 +1033,6 @@ def test_on_a_phone_the_longest_hint_leaves_the_status_and_the_buttons_on_the_fi
     longest = max((step for step in steps if step["status"] == "step"), key=lambda step: len(step["reason"]))
     stretched = {**longest, "reason": (longest["reason"] + " ") * (2070 // len(longest["reason"]))}
     open_puzzle(phone, server, level.read_text())
-    phone.click("#play")
     for step in (longest, stretched):
         phone.route("**/api/hint", answering(step))
         phone.click("#hint")
@@ -1058,7 +1095,7 @@ def test_the_labels_of_a_20x20_board_are_legible_and_apart_on_a_desktop_and_a_ph
 
 
 def test_play_clears_the_answer_shown_going_in_and_out(page, server):
-    open_puzzle(page, server, STARTER_TEXT)
+    edit_puzzle(page, server, STARTER_TEXT)
     page.click("#solve")
     page.wait_for_selector("#result svg")
     page.click("#play")  # a Solve before Play: its answer does not stay beside the board being played
@@ -1072,7 +1109,6 @@ def test_play_clears_the_answer_shown_going_in_and_out(page, server):
 def test_a_full_play_whose_path_touches_itself_is_not_solved(phone, server):
     """Every cell drawn and each colour joined end to end, but R runs beside itself (r1c3, r1c4, r2c3, r2c4)."""
     open_puzzle(phone, server, "R...\n.BR.\n...B\n")
-    phone.click("#play")
     touch_drag(phone, [(1, 2), (1, 3), (0, 3), (0, 2), (0, 1), (0, 0)])
     touch_drag(phone, [(0, 0), (1, 0), (2, 0)])
     touch_drag(phone, [(1, 1), (2, 1), (2, 2), (2, 3)])

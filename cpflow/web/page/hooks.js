@@ -4,6 +4,7 @@
 //   "changed" (): the board was edited or replaced; anything made on the old board is void.
 //   "answered" (kind, answer): the server's answer to Solve, Unique or Count was shown.
 //   "play" (cells): a play read from a screenshot, `[row, col, colour]` per cell; true if it is shown.
+//   "link" (cells): a puzzle opened from a link, and the cells its play draws (as "play"); true if it is in Play.
 
 export function createHooks() {
   const listeners = new Map();

@@ -5,10 +5,11 @@
 //   answers.js Solve, Unique?, Count, Fix · generate.js Generate · options.js the Options panel
 //   files.js puzzles and screenshots in · downloads.js files and links out · play.js Play mode and hints
 //   levels.js the levels to play (levels.json, the project's own puzzles)
-//   link.js the puzzle in the page's address (`#p=`, what Share copies)
+//   link.js the puzzle in the page's address (`#p=`, what Share copies), and the play drawn on it (`&d=`)
 //   hooks.js what Play registers to hear of drawing, changes and answers.
 // The board's text and its layout come from the server (`api/board`), which writes and lays out boards as
-// the CLI does: the page copies neither. The address holds the puzzle after `#p=` (link.js), so a link opens it.
+// the CLI does: the page copies neither. The address holds the puzzle after `#p=` and the play after `&d=` (link.js),
+// so a link opens it in Play, and a reload goes on with the drawing.
 // Everything runs from these files: the server's Content-Security-Policy allows no inline script or style.
 
 import { ask, fix } from "./answers.js";
@@ -20,7 +21,7 @@ import { startEditing } from "./edit.js";
 import { readText, showShot, startFiles } from "./files.js";
 import { startGenerate } from "./generate.js";
 import { startLevels } from "./levels.js";
-import { puzzleIn } from "./link.js";
+import { drawnIn, puzzleIn } from "./link.js";
 import { startOptions } from "./options.js";
 import { startPlay } from "./play.js";
 import { createPage, readSize, setBoard } from "./session.js";
@@ -54,17 +55,23 @@ async function start() {
     await setBoard(page, emptyBoard(width, height, shape));
     say("Cleared. Place endpoints, or Generate a puzzle.");
   });
-  const linked = puzzleIn(location.hash);
-  $("text").value = linked || "";
-  const opened = linked && (await readText(page, linked, "link")); // a bad one: the reader's line, as for a file
+  const opened = await openLink(page, location.hash);
   if (!opened) await setBoard(page, page.board); // the empty board, when no link opens a puzzle
-  addEventListener("hashchange", () => {
-    // A link pasted into the address bar of the page already open (the page writes its own address unheard).
-    const text = puzzleIn(location.hash);
-    if (text) readText(page, ($("text").value = text), "link");
-  });
+  // A link pasted into the address bar of the page already open (the page writes its own address unheard).
+  addEventListener("hashchange", () => openLink(page, location.hash));
   await levels;
   document.body.dataset.ready = "true";
+}
+
+async function openLink(page, hash) {
+  // The puzzle a link holds, in Play with the play it holds (play.js); a bad one: the reader's line, as for a file.
+  // True if one opened.
+  const text = puzzleIn(hash);
+  if (!text) return false;
+  $("text").value = text;
+  const opened = await readText(page, text, "link");
+  if (opened) page.hooks.emit("link", drawnIn(hash, page.board));
+  return opened;
 }
 
 start();

@@ -12,14 +12,16 @@
 // Apply draws them; a mistake's cells are crossed out; an unsolvable puzzle shows why (`why`: cells that
 // must be covered, colours that must connect), from a hint or from Solve and Unique.
 // It registers on the page's hooks: "draw" draws the play over the board, "changed" (the board was edited)
-// starts the play over, "answered" marks why, "play" starts a play read from a screenshot.
+// starts the play over, "answered" marks why, "play" starts a play read from a screenshot, "link" a puzzle opened
+// from a link (with the play it holds). The page's address keeps the play drawn (link.js), so a reload goes on.
 
 import { cellOf, endpointAt, key, problems, record, wallKey } from "./board.js";
 import { nextWhy, offerWhy, whyOffered } from "./chain.js";
 import { $, el, pts } from "./dom.js";
 import { colourOf, drawEditor, pointAt } from "./draw.js";
+import { drawingOf } from "./link.js";
 import { options } from "./options.js";
-import { resetAnswer, written } from "./session.js";
+import { resetAnswer, showDrawing, written } from "./session.js";
 import { say, showError } from "./status.js";
 
 export function startPlay(page) {
@@ -41,6 +43,7 @@ export function startPlay(page) {
   page.hooks.on("changed", () => {
     Object.assign(play, { drawn: new Map(), undos: [], marks: null, moves: 0, hints: 0, began: null });
     edited(play);
+    showDrawing(page, "");
     if (play.on) setPlaying(mode, false); // a new board (loaded, or made anew) starts in the editor
   });
   page.hooks.on("answered", (kind, answer) => {
@@ -49,6 +52,7 @@ export function startPlay(page) {
     say(`${$("status").textContent} · ${answer.why.sentence}`, "bad");
   });
   page.hooks.on("play", (cells) => playFrom(mode, cells));
+  page.hooks.on("link", (cells) => openLink(mode, cells));
   listen(mode);
 }
 
@@ -168,6 +172,7 @@ function onUp(mode) {
 }
 
 function playChanged({ page, play }) {
+  showDrawing(page, drawingOf(play.drawn));
   $("undo").disabled = !play.undos.length;
   $("apply").disabled = !(play.marks && play.marks.kind === "step");
   whyOffered(play);
@@ -328,6 +333,17 @@ function playFrom(mode, cells) {
   play.undos = [];
   edited(play);
   playChanged(mode);
+  return true;
+}
+
+function openLink(mode, cells) {
+  // A puzzle opened from a link, ready to play: Play, with the cells the link's play draws (a board Play cannot draw
+  // on, one with bridges, stays in the editor as loaded). True if it is in Play.
+  const { page } = mode;
+  const { width, height, shape, ends } = page.board;
+  if (page.board.bridges.size || problems(page.board) || !playFrom(mode, cells)) return false;
+  const drawn = cells.length ? `, ${cells.length} cell${cells.length === 1 ? "" : "s"} drawn` : "";
+  say(`Loaded link: ${width}x${height} ${shape}, ${ends.length} colours${drawn}. Drag from a dot to draw its path; fill every cell.`);
   return true;
 }
 

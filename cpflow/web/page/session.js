@@ -1,6 +1,7 @@
 // The page's state, in one object (`page`) that every part is handed: the board being edited, the name
 // downloads take, the keyboard's cursor, the answer on display, the layout the server gave for the board,
-// and the board's text as the server last wrote it (kept in the page's address after `#p=`: link.js).
+// and the board's text as the server last wrote it (kept in the page's address after `#p=`, with the play drawn on it
+// after `&d=`: link.js).
 
 import { createApi } from "./api.js";
 import { emptyBoard, fromRead, problems, record } from "./board.js";
@@ -25,6 +26,7 @@ export function createPage(config) {
     layout: null, // the server's layout of the board's shape and size (`Layout`)
     layouts: new Map(), // those already asked for, by shape and size
     sketch: { version: 0, text: Promise.resolve(null) }, // the board's text, once the server has written it
+    drawing: "", // the play drawn on it, as the address holds it after the puzzle (link.js, `drawingOf`)
     hooks: createHooks(),
     api: createApi((on) => {
       for (const id of BUSY) $(id).disabled = on;
@@ -64,7 +66,7 @@ function sketch(page, size) {
         page.layout = page.layouts.get(size);
         drawEditor(page);
       }
-      const address = addressOf(board, answer.text);
+      const address = addressOf(board, answer.text, page.drawing);
       if (address !== null) history.replaceState(null, "", address);
       return answer.text;
     })
@@ -78,12 +80,20 @@ function sketch(page, size) {
   return page.sketch.text;
 }
 
-function addressOf(board, text) {
-  // The page's address for the board: its link while it is a puzzle (link.js); the bare address while it has no
-  // pair (blank, or a new board); unchanged (null) while a pair waits for its second endpoint, so that a reload opens
-  // the board as it was before that endpoint rather than a link the reader refuses.
-  if (!problems(board)) return linkOf(text);
+function addressOf(board, text, drawing) {
+  // The page's address for the board: its link while it is a puzzle (link.js), with the play drawn on it; the bare
+  // address while it has no pair (blank, or a new board); unchanged (null) while a pair waits for its second endpoint,
+  // so that a reload opens the board as it was before that endpoint rather than a link the reader refuses.
+  if (!problems(board)) return linkOf(text, drawing);
   return board.ends.length ? null : location.pathname + location.search;
+}
+
+export function showDrawing(page, drawing) {
+  // The play drawn on the board changed: the address keeps it after the puzzle's link (`drawing`, from link.js's
+  // `drawingOf`), so that a reload opens the puzzle in Play with it. An address naming no puzzle is left as it is.
+  page.drawing = drawing;
+  const puzzle = location.hash.match(/^#p=[^&]*/);
+  if (puzzle) history.replaceState(null, "", location.pathname + location.search + puzzle[0] + drawing);
 }
 
 export function setBoard(page, board, name = "puzzle") {
