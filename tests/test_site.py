@@ -36,14 +36,73 @@ def test_the_site_holds_the_same_page_the_package_and_the_loader(tmp_path):
     settings = config_of(index)
     assert settings["backend"] == "browser" and settings["engines"] == [browser.ENGINE]
     assert '<link rel="manifest" href="manifest.webmanifest">' in index
+    assert '<link rel="apple-touch-icon" href="apple-touch-icon.png">' in index
     assert site.CDN in (out / "cpflow.js").read_text() and not (out / "pyodide").exists()
     names = zipfile.ZipFile(io.BytesIO((out / "cpflow.zip").read_bytes())).namelist()
     assert "cpflow/web/browser.py" in names and "cpflow/deduce/search.py" in names
     assert not [name for name in names if name.endswith((".so", ".c", ".pyc")) or "/page/" in name]
     worker = json.loads((out / "sw.js").read_text().split("const SETTINGS = ", 1)[1].split(";\n", 1)[0])
-    assert set(worker["files"]) == {"./", *written} - {"index.html", "sw.js"} and worker["cdn"] == site.CDN
+    assert set(worker["files"]) == {"./", *written} - {"index.html", "sw.js", site.MARKER} and worker["cdn"] == site.CDN
     blank = json.loads((out / "blank.json").read_text())["square 5x5"]
     assert blank["text"] == ".....\n" * 5 and len(blank["geometry"]["cells"]) == 25
+
+
+def test_the_icon_for_a_phones_home_screen_is_a_180_pixel_png_of_a_solved_board():
+    """An iPhone takes no SVG icon: the site had none for it. The PNG is drawn by cpflow's pictures (a solved 4x4)."""
+    from PIL import Image
+
+    from cpflow.board.formats import parse, parse_solution
+    from cpflow.board.verify import violations
+    from cpflow.pictures.palette import GAME
+
+    icon = Image.open(io.BytesIO(site.icon()))
+    assert icon.format == "PNG" and icon.size == (180, 180)
+    puzzle = parse(site.ICON_BOARD[0], "icon")[0]
+    assert violations(puzzle, parse_solution(puzzle, site.ICON_BOARD[1])) == []
+    assert icon.getpixel((2, 2)) == icon.getpixel((177, 177))  # a margin all round, for the phone's rounded corners
+    red = GAME["R"]
+    assert any(
+        max(abs(a - b) for a, b in zip(icon.getpixel((x, 33)), red, strict=True)) < 30 for x in range(180)
+    )  # row 1: R
+
+
+def run_site(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cpflow", "site", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_a_site_written_again_is_a_fresh_folder_and_no_other_folder_is_replaced(tmp_path):
+    """Written over an older site, the files it no longer has (an old `pyodide/`) stayed; now the folder is written
+    beside and swapped in. A folder that is no site of cpflow's, a file, or the folder the command runs in is
+    refused in one line, exit 2, and left as it was."""
+    out = tmp_path / "site"
+    first = run_site("--out", str(out))
+    assert first.returncode == 0, first.stderr
+    (out / "pyodide").mkdir()
+    (out / "pyodide" / "pyodide.asm.wasm").write_text("an older site's runtime")
+    (out / "old.js").write_text("")
+    again = run_site("--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert sorted(path.name for path in out.iterdir()) == sorted(site.build(tmp_path / "other"))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["other", "site"]  # nothing left beside it
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    refused = run_site("--out", str(mine))
+    assert (refused.returncode, refused.stderr) == (
+        2,
+        f"{mine}: holds files and no cpflow-site.txt, so no site of cpflow's: name a new or empty folder\n",
+    )
+    assert [path.name for path in mine.iterdir()] == ["notes.txt"]
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    assert run_site("--out", str(a_file)).returncode == 2 and a_file.read_text() == ""
+    inside = run_site("--out", ".", cwd=out)
+    assert inside.returncode == 2 and inside.stderr == (
+        ".: holds the folder you are in: name it from outside (cd .. && cpflow site --out site)\n"
+    )
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run_site("--out", str(empty)).returncode == 0 and (empty / site.MARKER).is_file()
 
 
 def test_the_zip_is_the_same_bytes_for_the_same_files():

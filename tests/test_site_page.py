@@ -160,7 +160,10 @@ def test_an_unsolvable_puzzle_is_said_unsolvable_with_the_sentence_it_has(phone,
     phone.wait_for_selector("#status:has-text('Loaded link: 3x3')")
     phone.click("#solve")
     phone.wait_for_selector("#status:text-matches('^Unsolvable')")
-    assert "no smallest reason looked for" in phone.inner_text("#status") and phone.is_hidden("#error")
+    said = phone.inner_text("#status")
+    assert "no smallest reason looked for" in said and phone.is_hidden("#error")
+    # what a player can do instead (it said `that needs OR-Tools, not installed here`, which no browser can)
+    assert "a browser cannot run OR-Tools" in said and "`cpflow solve` or `cpflow serve` on a computer" in said
 
 
 def test_a_runtime_that_does_not_load_is_said_with_where_from_and_what_to_do(chromium, served):
@@ -179,3 +182,46 @@ def test_a_runtime_that_does_not_load_is_said_with_where_from_and_what_to_do(chr
     host = served.split("/")[2]
     assert f"the Python runtime did not load from {host} (pyodide.asm.wasm: answered 404)" in said, said
     assert said.endswith("check the connection, then reload the page") and error == said.strip()
+
+
+def test_a_link_opens_in_play_and_a_reload_keeps_the_drawing(phone, served, tmp_path):
+    phone.goto(f"{served}#p=.GY.Y/GO..B/R.CO./BR.C./.....")  # puzzles/starter_5x5.txt
+    phone.wait_for_selector("#status:has-text('Loaded link: 5x5')")
+    assert phone.get_attribute("#play", "aria-pressed") == "true"  # ready to play: it opened in the editor
+    touch_drag(phone, [(1, 4), (2, 4), (3, 4)])
+    phone.wait_for_function("() => location.hash.endsWith('&d=//....B/....B')")
+    phone.reload()
+    phone.wait_for_selector("#status:has-text('2 cells drawn')", timeout=STARTUP)
+    phone.wait_for_selector("body[data-python=ready]", state="attached", timeout=STARTUP)
+    assert phone.get_attribute("#play", "aria-pressed") == "true" and phone.locator("#editor .p-cell").count() == 2
+    phone.screenshot(path=str(SHOTS / "site_reloaded.png") if SHOTS else str(tmp_path / "reloaded.png"))
+
+
+# Kept by the page as it loads: the start bar's value and words, every 50 ms.
+WATCH_THE_BAR = """(() => {
+  window.seen = [];
+  setInterval(() => {
+    const bar = document.getElementById("runtime");
+    if (bar) window.seen.push([bar.querySelector("progress")?.value ?? null, bar.textContent.trim()]);
+  }, 50);
+})()"""
+
+
+def test_the_start_bar_names_its_steps_and_moves_while_python_starts(chromium, served):
+    """The bar stood at half for the ~20 s Python took to start (under load), saying only `Starting the Python
+    runtime…`: now three named steps, and the one that cannot be measured moves on with its seconds."""
+    context = chromium.new_context(viewport=PHONE)  # a first visit: nothing cached
+    context.add_init_script(WATCH_THE_BAR)
+    tab = context.new_page()
+    tab.goto(served)
+    tab.wait_for_selector("body[data-python=ready]", state="attached", timeout=STARTUP)
+    seen = tab.evaluate("window.seen")
+    context.close()
+    steps = ["Step 1 of 3: downloading the runtime", "Step 2 of 3: starting Python", "Step 3 of 3: loading cpflow"]
+    first = [next((i for i, (_, said) in enumerate(seen) if said.startswith(step)), None) for step in steps]
+    assert None not in first and first == sorted(first), (first, seen[:3])
+    values = [value for value, _ in seen]
+    assert values == sorted(values), values  # never back
+    starting = [value for value, said in seen if said.startswith(steps[1])]
+    assert len(set(starting)) > 1, starting  # it moves while Python starts
+    assert any(said.endswith(" s") and said[len(steps[1]) :].strip("… s").isdigit() for _, said in seen), seen[-5:]

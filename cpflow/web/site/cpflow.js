@@ -6,7 +6,8 @@
 //   await cpflow.hint(text, play)             // `cpflow hint --format json` (play: the board as drawn, or null)
 //   await cpflow.unique(text)                 // `cpflow unique --format json`
 //   await cpflow.verify(text, solution)       // {valid, mistakes: [{cell, line}]} (solution null: the file's own)
-//   cpflow.onProgress((fraction, stage) => …) // how far the runtime's loading is
+//   cpflow.onProgress((fraction, stage) => …) // how far the runtime's start is, in named steps (heard at least
+//                                             // every TICK ms while a step works: its seconds so far)
 //
 // A puzzle is the text of a file in any format cpflow reads. Bad input rejects with an Error whose message is the
 // one line `cpflow` prints (`puzzle:3:5: row has 4 cells, the first row has 5`). Calls run one after another.
@@ -16,19 +17,39 @@ const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module
 const waiting = new Map(); // call number -> its promise's settle functions
 const listeners = new Set();
 let calls = 0;
-let progress = [0, "Loading Python…"];
+let progress = [0, "Step 1 of 3: downloading the runtime…"];
+let ticking = null; // the timer that moves a step on whose progress the worker cannot measure
+const TICK = 250; // ms
+
+function report(fraction, stage) {
+  progress = [fraction, stage];
+  for (const listener of listeners) listener(...progress);
+}
+
+function stepped({ progress: from, stage, to, expect }) {
+  // A step begun (or a measured part of one): the bar where the worker says; for a step it cannot measure (starting
+  // Python, which holds the worker's thread), moving on from here towards `to` (near it after some `expect` seconds,
+  // never at it) with the step's seconds so far, until the worker says more.
+  clearInterval(ticking);
+  report(from, stage);
+  if (to === undefined) return;
+  const began = performance.now();
+  ticking = setInterval(() => {
+    const seconds = (performance.now() - began) / 1000;
+    report(from + (to - from) * (1 - Math.exp(-seconds / expect)), `${stage} ${Math.floor(seconds)} s`);
+  }, TICK);
+}
 
 const ready = new Promise((resolve, reject) => {
   worker.onmessage = ({ data }) => {
-    if (data.progress !== undefined) {
-      progress = [data.progress, data.stage];
-      for (const listener of listeners) listener(...progress);
-    } else if (data.ready) resolve();
+    if (data.progress !== undefined) stepped(data);
+    else if (data.ready) resolve();
     else if (data.failed) reject(new Error(`cpflow could not start in this browser: ${data.failed}`));
     else settle(data);
   };
   worker.onerror = (event) => reject(new Error(`cpflow could not start in this browser: ${event.message}`));
 });
+ready.finally(() => clearInterval(ticking)).catch(() => {});
 worker.postMessage({ start: { runtime: RUNTIME, base: new URL(".", import.meta.url).href } });
 
 function settle({ id, answer, error }) {
