@@ -8,6 +8,7 @@ explanation is made where the answer is, on a pool or a cluster too; a writer pr
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
@@ -21,6 +22,13 @@ if TYPE_CHECKING:  # the explanation's model and words only for an unsolvable pu
 
 SECONDS = 5  # the most an explanation may take after the verdict, within what the time limit leaves (a terminal waits)
 Answer = TypeVar("Answer", SolveResult, "Uniqueness")
+# Without OR-Tools no smallest reason is looked for: what to do instead, where cpflow runs (in a browser, under Pyodide,
+# a player cannot install it).
+WITHOUT_CPSAT = (
+    "a browser cannot run OR-Tools, which finds it: `cpflow solve` or `cpflow serve` on a computer marks its cells"
+    if sys.platform == "emscripten"
+    else "that needs OR-Tools, not installed here"
+)
 
 
 class Reason(NamedTuple):  # a named tuple, not a dataclass: a third of the cost to define (start-up time)
@@ -54,7 +62,7 @@ def explanation(puzzle: Puzzle, status: Status, seconds: float = SECONDS) -> Rea
     from cpflow.engines.catalog import ENGINES
 
     if not ENGINES["cpsat"].available():  # its proofs are CP-SAT's (in the browser, no OR-Tools)
-        return Reason(None, "unsolvable; no smallest reason looked for: that needs OR-Tools, not installed here")
+        return Reason(None, f"unsolvable; no smallest reason looked for: {WITHOUT_CPSAT}")
     from cpflow.deduce.sentences import shaped
     from cpflow.engines.why import why
 
