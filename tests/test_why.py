@@ -227,3 +227,27 @@ def test_solve_quiet_on_an_unsolvable_50x50_within_its_time_limit(tmp_path):
     took = time.monotonic() - began
     assert done.returncode == 1 and done.stdout.split()[1] == "unsolvable"
     assert took < 2, f"{took:.2f} s"
+
+
+def test_a_set_far_from_minimal_shrinks_in_chunks_not_one_solve_an_element():
+    """Redundant elements go many at a time (each chunk twice the last after a set stays infeasible),
+    even when every core CP-SAT gives is the whole set it was asked about (no help from the cores)."""
+    from cpflow.clock import Deadline
+    from cpflow.engines.relaxed_label import RelaxedLabel
+    from cpflow.engines.why import _shrunk
+
+    puzzle = rows_board(8, pocket=True)  # the corner (8, 8) alone cannot be covered
+    label, solves = RelaxedLabel(puzzle), []
+
+    class Whole:
+        opened = False
+
+        def solve(self, wanted, deadline):
+            solves.append(len(wanted))
+            status, solution, _ = label.solve(wanted, deadline)
+            return status, solution, list(wanted) if status == "infeasible" else []
+
+    everything = label.requirements()
+    found = _shrunk(puzzle, Whole(), everything, Deadline(60), None)
+    assert found.minimal and (found.connect, found.cover) == ((), ((7, 7),)) and witnessed(puzzle, found)
+    assert len(solves) < len(everything) // 3, solves

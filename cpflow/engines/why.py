@@ -133,39 +133,44 @@ def _refuted(puzzle: Puzzle, deadline: Deadline) -> tuple[frozenset[Node], froze
 
 
 def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requirement], deadline: Deadline, radius) -> Why:
-    """The set `core` that cannot hold, shrunk until each element has a witness: each element is
-    dropped in turn, a set still infeasible without it replaces the set (its core), and one that
-    can hold gives the element its witness. A solve the label model cannot settle within `budget`
-    seconds is tried on the parts around the set (`Ladder`), and if they cannot either, its element
-    waits for the next round, which gives each such solve twice as long."""
+    """The set `core` that cannot hold, shrunk until each element has a witness. The elements without
+    one are dropped a chunk at a time, one element first: a set still infeasible without the chunk
+    replaces the set (its core) and the next chunk is twice as large; one that can hold (or is not
+    settled) halves it, down to a single element, whose solution is its witness. Every solution found
+    is kept, and is the witness of any element of the set it alone fails to meet. A solve the label model cannot
+    settle within `budget` seconds is tried on the parts around the set (`Ladder`), and if they cannot
+    either, its element waits for the next round, which gives each such solve twice as long."""
     witnesses: dict[Requirement, Solution] = {}
+    found: list[tuple[Solution, dict]] = []  # every solution met so far and its cells: each may be a witness
     budget, where = SOLVE, radius
     ladders: dict[tuple[Requirement, ...], Ladder] = {}
     while True:
-        stuck, i = False, 0
-        while i < len(core) and deadline.left() != 0:
-            element = core[i]
-            if element in witnesses:
-                i += 1
-                continue
-            rest = [r for r in core if r != element]
+        stuck, waiting, chunk = False, set(), 1
+        while deadline.left() != 0:
+            _witness(puzzle, core, found, witnesses)
+            left = [r for r in core if r not in witnesses and r not in waiting]
+            if not left:
+                break
+            dropped = left[: min(chunk, (len(left) + 1) // 2)]
+            rest = [r for r in core if r not in dropped]
             status, solution, smaller = models.solve(rest, deadline.within(budget))
             if isinstance(models, Ladder):
                 where = models.radius
-            elif status == "unknown":  # the label model could not: the parts around the set may
+            elif status == "unknown" and len(dropped) == 1:  # the label model could not: the parts around the set may
                 parts = ladders.setdefault(tuple(core), Ladder(puzzle, core, RADII[0], None))
                 status, solution, smaller = parts.solve(rest, deadline.within(budget))
                 where = parts.radius if status == "infeasible" else where
             elif status == "infeasible":
                 where = None
             if status == "infeasible":
-                core, i = smaller, 0
-                continue
-            if status == "solvable" and solution is not None:
-                witnesses[element] = _checked(puzzle, solution, rest)
-            else:
+                core, chunk = smaller, 2 * chunk
+            elif status == "solvable" and solution is not None:
+                found.append((solution, solution.colour_of()))
+            elif len(dropped) == 1:
                 stuck = True
-            i += 1
+                waiting.add(dropped[0])
+            if status != "infeasible":
+                chunk = max(1, len(dropped) // 2)
         if not stuck or deadline.left() == 0:
             break
         budget *= 2
@@ -173,6 +178,14 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
     return Why(connect, cover, kept, len(kept) == len(core), where)
+
+
+def _witness(puzzle: Puzzle, core: list[Requirement], found: list[tuple[Solution, dict]], witnesses: dict) -> None:
+    """Each solution found that fails to meet one element of `core` alone becomes that element's witness."""
+    for solution, covered in found:
+        unmet = [r for r in core if not _met(*r, solution, covered)]
+        if len(unmet) == 1 and unmet[0] not in witnesses:
+            witnesses[unmet[0]] = _checked(puzzle, solution, [r for r in core if r != unmet[0]])
 
 
 class Ladder:
