@@ -26,3 +26,13 @@ def open_phone(browser, url: str):
 def scripts_errors(errors: list[str]) -> list[str]:
     """The errors but the browser's `Failed to load resource` lines (a 4xx the page was meant to get)."""
     return [error for error in errors if not error.startswith("Failed to load resource")]
+
+
+def checked(opened, errors_of=scripts_errors):
+    """A fixture's body: the tab `open_tab` opened once its page is ready; the test done, its context closed and no
+    error of those `errors_of` picks logged."""
+    tab, errors = opened
+    tab.wait_for_selector("body[data-ready]")
+    yield tab
+    tab.context.close()
+    assert errors_of(errors) == [], errors

@@ -24,7 +24,7 @@ import time
 from urllib.parse import quote, unquote
 
 import pytest
-from tabs import open_phone, open_tab, scripts_errors
+from tabs import checked, open_phone, open_tab, scripts_errors
 
 from conftest import PUZZLES, ROOT
 from cpflow.board.formats import parse, parse_solution
@@ -100,12 +100,10 @@ def violations_of_the_policy(errors: list[str]) -> list[str]:
 
 @pytest.fixture
 def page(browser, server):
-    tab, errors = open_page(browser, server)
-    tab.wait_for_selector("body[data-ready]")
-    yield tab
-    tab.context.close()
     # the 4xx of bad input aside
-    assert scripts_errors(errors) == [] and violations_of_the_policy(errors) == [], errors
+    yield from checked(
+        open_page(browser, server), lambda errors: scripts_errors(errors) + violations_of_the_policy(errors)
+    )
 
 
 def click_cell(page, cell) -> None:
@@ -948,12 +946,8 @@ PLAY_BUTTONS = ["#hint", "#apply", "#undo", "#restart"]
 
 @pytest.fixture
 def phone(browser, server):
-    """A fresh tab at 390x844 with touch, as a phone opens the page."""
-    tab, errors = open_phone(browser, server)
-    tab.wait_for_selector("body[data-ready]")
-    yield tab
-    tab.context.close()
-    assert errors == [], errors
+    """A fresh tab at 390x844 with touch, as a phone opens the page: no error at all."""
+    yield from checked(open_phone(browser, server), list)
 
 
 def on_first_screen(page, selector: str) -> bool:

@@ -62,7 +62,9 @@ def serve(
 
 @app.command()
 def site(
-    out: Annotated[Path, typer.Option(metavar="DIR", help="The folder to write the site in (made if need be).")],
+    out: Annotated[
+        Path, typer.Option(metavar="DIR", help="The folder to write the site in: new, empty, or a site written before.")
+    ],
     pyodide: Annotated[
         Path | None,
         typer.Option(
@@ -75,8 +77,9 @@ def site(
     """Write the web page as a static site that runs cpflow in the browser (Pyodide), with no server:
     serve DIR with any static host (python -m http.server, GitHub Pages).
 
+    DIR is written fresh each time (beside, then swapped in): no file of an older site is left.
     Exit 0 when written (every file or none), 2 on bad usage: a RUNTIME that is no Pyodide
-    runtime, a DIR that cannot be written.
+    runtime, a DIR that cannot be written, or one that holds files and no cpflow-site.txt.
     """
     from cpflow.web.site import build
 
