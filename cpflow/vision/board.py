@@ -227,7 +227,8 @@ def _extend(
     lines' grey), and the last line may be the picture's edge
     (a screenshot cut to the board: a line on the edge is no ridge), with one missing before
     it too where the run's other end is on the picture's edge; each is put in where it should
-    be, strength 0.
+    be, strength 0 (that one before the edge at its own strength where a fainter peak stands:
+    a line beside a white path, tinted toward the lines' grey, is fainter than the rest).
     """
     at = [p for p, _ in found]
     tolerance = max(2.0, 0.06 * step)
@@ -256,7 +257,8 @@ def _extend(
             cut = other <= tolerance or other >= size - 1 - tolerance
             if not grown and len(run) >= 3 and cut and (edge <= tolerance or size - 1 - tolerance <= edge):
                 if -2 * tolerance <= edge <= size - 1 + 2 * tolerance:
-                    grown = [(round(target), 0.0), (min(max(round(edge), 0), size - 1), 0.0)]
+                    last = strong(target, 0.0) or (round(target), 0.0)  # as seen, if faintly: not missing
+                    grown = [last, (min(max(round(edge), 0), size - 1), 0.0)]
             if not grown:
                 break
             run = [*run, *grown] if direction == 1 else [*reversed(grown), *run]

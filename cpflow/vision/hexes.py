@@ -31,6 +31,11 @@ FEWEST_CELLS = 3  # columns and rows of a board, at least
 OPENED = 9  # pixels: a horizontal run at least this long is kept when the slanted sides are opened away
 SHARE = 0.5  # and this share of the pieces of their length, at least (a square board's: 0.3 at most)
 CROSSED = 0.2  # of the pieces, at most, that a vertical line crosses in the middle
+# A flat side hidden under a pipe, of a cell from the side's middle: the band read up and down into the
+# cells (BAND_REACH), and beside it, past the pipe's third of a cell, near the side's ends (BESIDE, ASIDE).
+BAND_REACH, BESIDE, ASIDE = 0.2, 0.22, 0.12
+BAND = 25.0  # BGR distance within which the band's points are one colour
+OFF = 40.0  # BGR distance, at least, of the points beside it from the band
 
 
 @dataclass(frozen=True)
@@ -96,14 +101,16 @@ ACROSS = np.sqrt(3) / 2  # columns apart, in cells
 SIDES = [(0.0, -1.0), (0.0, 1.0), (ACROSS, -0.5), (ACROSS, 0.5), (-ACROSS, -0.5), (-ACROSS, 0.5)]  # unit vectors
 
 
-def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> HexLattice | None:
+def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray, image: np.ndarray) -> HexLattice | None:
     """The hexagonal board's cells, from the flat pieces of its horizontal lines (each a cell's top
     or bottom, the border's included), or None when the masks show no hexagonal grid.
 
     Each piece stands a whole number of columns (d apart) from the others and a whole number of
     half cells (h / 2) above or below them, an odd number of half cells from the pieces of the
     next column. The board is the largest group of pieces joined that way, a cell apart in one
-    column or half a cell apart in the next (the text and buttons round it are not).
+    column or half a cell apart in the next (the text and buttons round it are not), through
+    the sides a pipe hides too (`image`, the picture: on a solved board whole rows of flat sides
+    lie under the pipes that run down the board, see `_hidden`).
     """
     found = _pieces(vertical, horizontal)
     if found is None:
@@ -126,7 +133,8 @@ def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> HexLattice
     half, top_ = np.polyfit(level[fits], flat[fits, 1], 1)
     step = (across / ACROSS + 2 * half) / 2
     anchor = np.array([left, top_])
-    board = _joined({(int(c), int(q)) for c, q in zip(column[fits], level[fits], strict=True)})
+    seen = {(int(c), int(q)) for c, q in zip(column[fits], level[fits], strict=True)}
+    board = _joined(seen, _hidden(image, seen, (float(left), float(top_)), float(across), float(half)))
     if len(board) < FEWEST:
         return None
     columns = [c for c, _ in board]
@@ -152,11 +160,12 @@ def _phase(values: np.ndarray, period: float) -> float:
     return float(np.angle(np.exp(1j * turns).mean()) * period / (2 * np.pi))
 
 
-def _joined(pieces: set[tuple[int, int]]) -> set[tuple[int, int]]:
+def _joined(pieces: set[tuple[int, int]], hidden: set[tuple[int, int]]) -> set[tuple[int, int]]:
     """The largest group of pieces (column, half cells down) joined a cell apart in one column or
-    half a cell apart in the next."""
+    half a cell apart in the next, directly or through sides `hidden` under a pipe (which join, but
+    are no pieces of the group: a pipe beyond the board makes it no larger)."""
     best: set[tuple[int, int]] = set()
-    left = set(pieces)
+    left = pieces | hidden
     while left:
         group, stack = set(), [left.pop()]
         while stack:
@@ -166,8 +175,43 @@ def _joined(pieces: set[tuple[int, int]]) -> set[tuple[int, int]]:
                 if near in left:
                     left.discard(near)
                     stack.append(near)
-        best = max(best, group, key=len)
+        best = max(best, group & pieces, key=len)
     return best
+
+
+def _hidden(
+    image: np.ndarray, pieces: set[tuple[int, int]], anchor: tuple[float, float], across: float, half: float
+) -> set[tuple[int, int]]:
+    """The places of flat sides (column, half cells down), among the pieces' and in step with them,
+    that a pipe hides: a band of one colour runs through the side's middle into the cells above and
+    below it (BAND), narrower than the side, whose ends show another colour (OFF) on either side.
+    The page between a board and the text round it is one colour across: it hides nothing."""
+    columns, levels = [c for c, _ in pieces], [q for _, q in pieces]
+    odd = (columns[0] + levels[0]) % 2
+    places = np.array(
+        [
+            (c, q)
+            for c in range(min(columns), max(columns) + 1)
+            for q in range(min(levels), max(levels) + 1)
+            if (c + q) % 2 == odd and (c, q) not in pieces
+        ],
+        dtype=float,
+    ).reshape(-1, 2)
+    step = 2 * half
+    xs, ys = anchor[0] + places[:, :1] * across, anchor[1] + places[:, 1:] * half
+    height, width = image.shape[:2]
+
+    def at(dx: list[float], dy: list[float]) -> np.ndarray:  # places by points by channels
+        px = np.round(xs + np.array(dx) * step).astype(int).clip(0, width - 1)
+        py = np.round(ys + np.array(dy) * step).astype(int).clip(0, height - 1)
+        return image[py, px].astype(np.float32)
+
+    band = at([0.0, 0.0, 0.0], [-BAND_REACH, 0.0, BAND_REACH])
+    beside = at([-BESIDE, -BESIDE, BESIDE, BESIDE], [-ASIDE, ASIDE, -ASIDE, ASIDE])
+    middle = band[:, 1:2]
+    one = np.linalg.norm(band - middle, axis=2).max(axis=1) < BAND
+    off = np.linalg.norm(beside - middle, axis=2).min(axis=1) > OFF
+    return {(int(c), int(q)) for c, q in places[one & off]}
 
 
 def _pieces(vertical: np.ndarray, horizontal: np.ndarray) -> tuple[np.ndarray, float] | None:

@@ -90,7 +90,7 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     if debug_dir is not None:
         debug.write_lines(debug_dir, image, vertical, horizontal)
     try:
-        lattice: Grid = find_hex_lattice(vertical, horizontal) or find_lattice(vertical, horizontal)
+        lattice: Grid = find_hex_lattice(vertical, horizontal, image) or find_lattice(vertical, horizontal)
     except ScreenshotUnreadable:
         if reaches == THIN:
             raise
