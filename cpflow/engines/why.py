@@ -9,10 +9,12 @@ contradiction involved, open at its border (every solution of the board is one o
 what cannot hold there cannot hold on the board), growing only while the part's requirements can
 all hold; the whole board's per-colour model is the last. CP-SAT's core
 (`sufficient_assumptions_for_infeasibility`) is a first set; it is not minimal, so it is shrunk:
-each element is dropped in turn, and a set still infeasible without it replaces the set (its own
-core), while a set that becomes solvable keeps the element and a solution of the others on the
-board as its witness (on parts: `Ladder`, parts around the set, open for proofs and closed for
-witnesses, grown up to the whole board). A solve that takes more than its share (`SOLVE` seconds,
+its elements are dropped a chunk at a time (one first, twice as many after a drop that leaves the
+set infeasible, half as many otherwise), and a set still infeasible without them replaces the set
+(its own core), while a set that becomes solvable without one element keeps it, and a solution of
+the others on the board is its witness (any solution found that fails one element alone is; on
+parts: `Ladder`, parts around the set, open for proofs and closed for witnesses, grown up to the
+whole board). A solve that takes more than its share (`SOLVE` seconds,
 doubled each round) waits for the next round. At the end every element has a witness: the set is
 minimal (no element can go). Each witness passes the verifier on the board of the colours it
 connects (blanks allowed), and covers every cell the set requires.
