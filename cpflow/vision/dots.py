@@ -62,23 +62,38 @@ def median(values: np.ndarray | list) -> np.ndarray:
     return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
 
 
-def find_dots(image: np.ndarray, lab: np.ndarray, lattice: Grid, page: np.ndarray | None = None) -> list[Dot]:
+def find_dots(
+    image: np.ndarray, lab: np.ndarray, lattice: Grid, page: np.ndarray | None = None
+) -> tuple[list[Dot], dict[Cell, float]]:
     """The dots on the board, in reading order (`lab`: the picture in Lab, see `lab_image`; `page`: the
     empty board's colour in Lab: on a dark board every dot stands out from it by PAGE at least, and the
-    round end of a dim streak of the page's art, a shade off it, is no dot)."""
-    found = []
+    round end of a dim streak of the page's art, a shade off it, is no dot); and each cell's margin (0 to
+    1): how far the evidence that decided dot or none (the ring's contrast with the corners, its share
+    and coverage of one colour, the distance from a dark page, the disc's size) stood from the threshold
+    it was held to (`margin`)."""
+    found, margins = [], {}
     samples = _sampled(lab, lattice)
     for row in range(lattice.height):
         for col in range(lattice.width):
-            dot = _dot_at(image, lab, lattice, row, col, samples)
-            if dot and (page is None or page[0] > DARK or np.linalg.norm(np.subtract(dot.lab, page)) >= PAGE):
+            dot, margins[row, col] = _dot_at(image, lab, lattice, row, col, samples, page)
+            if dot:
                 found.append(dot)
     # All of the game's dots are one size: a smaller disc is a pipe's round end, blurred. A colour
     # that fills the cell to its edges is no dot either, but a tint over an empty cell: the edge of
     # the finger's highlight (a dot reaches 0.25 to 0.40 of a cell, such a tint 0.39 to 0.48), or
     # the tint of a cell where a pipe ends (on a small board, the pipe's end covers part of the ring).
     typical = float(np.median([dot.radius for dot in found])) if found else 0.0
-    return [dot for dot in found if SMALLER * typical <= dot.radius <= min(WIDEST, LARGER * typical)]
+    least, most, scale = SMALLER * typical, min(WIDEST, LARGER * typical), (1 - SMALLER) * typical or 1.0
+    kept = [dot for dot in found if least <= dot.radius <= most]
+    for dot in found:
+        size = min(margin(dot.radius, least, scale), margin(dot.radius, most, scale))
+        margins[dot.cell] = min(margins[dot.cell], size) if dot in kept else size
+    return kept, margins
+
+
+def margin(value: float, threshold: float, scale: float) -> float:
+    """How far `value` stood from the `threshold` that decided it, in `scale`s, at most 1."""
+    return min(1.0, abs(value - threshold) / scale)
 
 
 def ring(lattice: Grid, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
@@ -175,27 +190,36 @@ def _pipe_sides(
     return sides
 
 
-def _dot_at(image: np.ndarray, lab: np.ndarray, lattice: Grid, row: int, col: int, samples: _Samples) -> Dot | None:
+def _dot_at(
+    image: np.ndarray, lab: np.ndarray, lattice: Grid, row: int, col: int, samples: _Samples, page: np.ndarray | None
+) -> tuple[Dot | None, float]:
     """The dot in a cell, or None: the ring one colour, and that colour not the board's (`samples`: the
-    ring's colours and their median, and the corners' median: the board's colour)."""
+    ring's colours and their median, and the corners' median: the board's colour), nor near a dark page's
+    (`page`, as `find_dots` takes it); and the margin of that decision: for a dot, of the test it passed
+    most narrowly; for none, of the test it failed most clearly."""
     at = samples.at((row, col))
     colours, middle, board = samples.colours[at], samples.middles[at], samples.boards[at]
-    if np.linalg.norm(middle - board) < CONTRAST:
-        return None
+    contrast = float(np.linalg.norm(middle - board))
     # A ring point is the dot's if it has the ring's colour and not the board's: on a light
     # board a pale pipe and the tint of its cell are close, but the tint is the corners'.
     # Points of neither colour (a colour-blind letter's ink, an edge) do not count.
     to_dot, to_board = np.linalg.norm(colours - middle, axis=1), np.linalg.norm(colours - board, axis=1)
     on_dot = (to_dot < SAME) & (to_dot < to_board)
     on_board = (to_board < SAME) & ~on_dot
-    if on_dot.mean() < 0.5 or on_dot.sum() < COVERED * (on_dot.sum() + on_board.sum()):
-        return None
+    share, covered = float(on_dot.mean()), float(on_dot.sum() / max(1, on_dot.sum() + on_board.sum()))
+    tests = [(contrast, CONTRAST, 2 * CONTRAST), (share, 0.5, 0.5), (covered, COVERED, 1 - COVERED)]
+    if page is not None and page[0] <= DARK:
+        tests.append((float(np.linalg.norm(middle - page)), PAGE, PAGE))
+    failed = [margin(value, least, scale) for value, least, scale in tests if value < least]
+    if failed:
+        return None, max(failed)
     if _pipe_sides(lab, lattice, row, col, middle, board, samples) >= 2:  # a pipe through the cell, blurred into a disc
-        return None
+        return None, 1.0
     lightness, green_red, blue_yellow = (float(v) for v in middle)
     blue, green, red = (int(v) for v in median(image[samples.ys[at], samples.xs[at]]))
     radius = _radius(lab, lattice, row, col, middle, board)
-    return Dot((row, col), (lightness, green_red, blue_yellow), (blue, green, red), radius)
+    dot = Dot((row, col), (lightness, green_red, blue_yellow), (blue, green, red), radius)
+    return dot, min(margin(value, least, scale) for value, least, scale in tests)
 
 
 def _radius(lab: np.ndarray, lattice: Grid, row: int, col: int, colour: np.ndarray, board: np.ndarray) -> float:

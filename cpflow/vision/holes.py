@@ -19,7 +19,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
-from cpflow.vision.dots import corners, median
+from cpflow.vision.dots import corners, margin, median
 from cpflow.vision.hexes import Grid, HexLattice
 from cpflow.vision.sides import Side, Sides, bordered, page
 
@@ -29,11 +29,16 @@ OPEN = 2  # sides with no line seen, at least, of a cell open to the page on a h
 PAGE = 15.0  # Lab distance, at most, between a bare cell's middle and the page round the board
 
 
-def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) -> set[Cell]:
-    """The cells of the lattice that are not on the board (`dots`: the cells with a dot)."""
+def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) -> tuple[set[Cell], dict[Cell, float]]:
+    """The cells of the lattice that are not on the board (`dots`: the cells with a dot), and each
+    cell's margin (0 to 1): how far its middle stood from the BARE and PAGE thresholds that said bare
+    page or not, where that decided it: for a hole found bare, and for a cell found not bare without a
+    dot, a grid line of its own or a hole (bare, it could be one); 1 for the others (a board cell found
+    bare, or one with a dot or a line, is one whatever its middle)."""
     cells = [(row, col) for row in range(lattice.height) for col in range(lattice.width)]
     outside = page(lab, lattice)
-    bare = {cell for cell in cells if _bare(lab, lattice, *cell, outside)}
+    margins = {cell: _bare(lab, lattice, *cell, outside) for cell in cells}
+    bare = {cell for cell, sure in margins.items() if sure > 0}
     around: dict[Cell, list[tuple[Cell, Side]]] = {cell: [] for cell in bare}
     for (cell, other), kind in sides.items():
         if cell in around:
@@ -53,7 +58,9 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
                 holes.add(cell)
     if not framed and isinstance(lattice, HexLattice):  # a square board without one may have warps all round
         holes |= _open_to_page(lattice, sides, dots, bare)
-    return holes
+    lined = {cell for (cell, _), kind in sides.items() if kind is Side.LINE}
+    decided = bare & holes | set(cells) - bare - holes - lined - dots
+    return holes, {cell: abs(sure) if cell in decided else 1.0 for cell, sure in margins.items()}
 
 
 def _open_to_page(lattice: Grid, sides: Sides, dots: set[Cell], bare: set[Cell]) -> set[Cell]:
@@ -128,13 +135,16 @@ def _edges_seen(lattice: Lattice, sides: Sides) -> list[bool]:
     return [sum(side is not Side.NOTHING for side in line) >= EDGE * len(line) for line in along]
 
 
-def _bare(lab: np.ndarray, lattice: Grid, row: int, col: int, outside: np.ndarray) -> bool:
+def _bare(lab: np.ndarray, lattice: Grid, row: int, col: int, outside: np.ndarray) -> float:
     """Whether the cell is bare page: its middle the colour of its corners (no dot, no pipe) and of
-    the page round the board (`outside`; not a bridge's tile, say)."""
+    the page round the board (`outside`; not a bridge's tile, say). Said as a margin (`dots.margin`):
+    above 0 for bare, the narrowest of the two tests passed; below 0 for not, the clearest failed."""
     (x, y), reach = lattice.centre(row, col), max(1, round(0.15 * lattice.step))
     height, width = lab.shape[:2]
     middle = lab[max(0, round(y) - reach) : round(y) + reach + 1, max(0, round(x) - reach) : round(x) + reach + 1]
     ys, xs = corners(lattice, row, col)
     board = median(lab[ys.clip(0, height - 1), xs.clip(0, width - 1)])
     colour = median(middle.reshape(-1, 3)) if middle.size else board + 2 * BARE
-    return float(np.linalg.norm(colour - board)) < BARE and float(np.linalg.norm(colour - outside)) < PAGE
+    tests = [(float(np.linalg.norm(colour - board)), BARE), (float(np.linalg.norm(colour - outside)), PAGE)]
+    failed = [margin(value, most, most) for value, most in tests if value >= most]
+    return -max(failed) if failed else max(1e-9, min(margin(value, most, most) for value, most in tests))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import traceback
 from contextlib import suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -21,6 +21,7 @@ from cpflow.vision import debug
 from cpflow.vision.board import REACH, THIN, Lattice, find_lattice, ridges
 from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
+from cpflow.vision.confidence import check, confidence, pairing
 from cpflow.vision.dimensions import UNREADABLE, check_size
 from cpflow.vision.dots import corners, find_dots, lab_image
 from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
@@ -44,6 +45,7 @@ class Reading:
 
     puzzle: Puzzle
     play: Play
+    confidence: dict[Cell, float] = field(default_factory=dict)  # each cell's (cpflow.vision.confidence)
 
     def played(self) -> Puzzle:
         """The puzzle with the pipes read drawn in (`Puzzle.drawn`), as `hint` takes a play."""
@@ -102,9 +104,9 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     shot = image
     grown = False
     while True:  # again on a lattice less its edge lines that are not the board's, or with one more
-        image, lab, dots, pairs = _without_highlight(shot, lattice)
+        image, lab, dots, pairs, dotted = _without_highlight(shot, lattice)
         sides = _cut(read_sides(image, lattice, vertical, horizontal), lattice, seen)
-        holes = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
+        holes, bare = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
         changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
         if changed is None and not grown and isinstance(lattice, Lattice):
             changed, grown = _grown(image, lattice, sides, holes), True
@@ -137,10 +139,12 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
         )
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
+    sure = confidence(dotted, bare, pairing(named.values(), dots))
     play = read_play(lab, lattice, named, puzzle)
     if debug_dir is not None:
         debug.write(debug_dir, image, lattice, dots, holes, named, play)
-    return Reading(puzzle, play)
+    check(sure)
+    return Reading(puzzle, play, sure)
 
 
 def _margined(image: np.ndarray, lattice: Grid) -> tuple[np.ndarray, Grid, Box | None]:
@@ -256,21 +260,22 @@ def _run(lines: list[set[Cell]], holes: set[Cell], sides: Sides, dots: set[Cell]
 
 
 def _without_highlight(image: np.ndarray, lattice: Grid):
-    """The picture, in Lab too, its dots and their pairs (None when they do not pair), with the
-    finger's highlight taken off (cpflow.vision.highlight) when the grid lines show one: the first
-    guess of its colour whose unblended dots pair up, else the picture as it is."""
+    """The picture, in Lab too, its dots, their pairs (None when they do not pair) and each cell's
+    margin of dot or none (`dots.find_dots`), with the finger's highlight taken off
+    (cpflow.vision.highlight) when the grid lines show one: the first guess of its colour whose
+    unblended dots pair up, else the picture as it is."""
     lab = lab_image(image)
     outside = page(lab, lattice)
-    dots = find_dots(image, lab, lattice, outside)
+    dots, margins = find_dots(image, lab, lattice, outside)
     for guess in find_highlight(image, lattice, [np.array(dot.bgr, dtype=np.float32) for dot in dots]):
         clean = unblend(image, guess)
         clean_lab = lab_image(clean)
-        clean_dots = find_dots(clean, clean_lab, lattice, outside)
+        clean_dots, clean_margins = find_dots(clean, clean_lab, lattice, outside)
         try:
-            return clean, clean_lab, clean_dots, pair_dots(clean_dots)
+            return clean, clean_lab, clean_dots, pair_dots(clean_dots), clean_margins
         except ScreenshotUnreadable:
             continue
-    return image, lab, dots, None
+    return image, lab, dots, None, margins
 
 
 def decode(data: bytes) -> np.ndarray:
