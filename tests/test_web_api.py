@@ -255,6 +255,9 @@ def test_import_reads_a_synthetic_screenshot_as_read_answers_a_file(client, qual
     expected_play = {(*cell, names[c]) for c, path in drawn.paths.items() for cell in path if cell not in dots}
     assert {tuple(cell) for cell in board.pop("play")} == expected_play and expected_play
     assert board.pop("unsure") == []
+    sure, least = board.pop("confidence"), board.pop("least_confidence")  # one a cell, 0 to 1, each sure enough
+    assert sorted((row, col) for row, col, _ in sure) == [(row, col) for row in range(7) for col in range(7)]
+    assert least == min(value for *_, value in sure) and 0.05 <= least <= 1
     read = client.post("/api/read", json={"puzzle": board["text"], "name": "shot.png"}).json()
     assert read == board  # the page's editor loads it as it loads a file
 

@@ -11,6 +11,8 @@ together or not at all (cpflow.outputs).
 
 from __future__ import annotations
 
+import enum
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +24,13 @@ from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
 from cpflow.cli.lines import stderr
 from cpflow.cli.options import DEFAULT_ENGINE, EngineOption
+
+
+class Shown(enum.StrEnum):
+    """What `import` prints: the puzzle as text, or the reading's JSON record."""
+
+    text = "text"
+    json = "json"
 
 
 @app.command("import")
@@ -40,6 +49,14 @@ def import_(
         ),
     ] = None,
     solve: Annotated[bool, typer.Option("--solve", help="Solve the imported puzzle at once.")] = False,
+    shown: Annotated[
+        Shown,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text: the puzzle; json: a record of the reading (its puzzle, play, and confidence per cell).",
+        ),
+    ] = Shown.text,
     debug: Annotated[
         Path | None,
         typer.Option(metavar="DIR", help="Write the intermediate images here, to see how it read.", file_okay=False),
@@ -57,14 +74,22 @@ def import_(
     """
     with failures():
         outputs.ready([out, play], [shot])
-        raise typer.Exit(show_imported(shot, out, play, solve, debug, {"engine": engine.value}))
+        raise typer.Exit(show_imported(shot, out, play, solve, debug, {"engine": engine.value}, shown))
 
 
 def show_imported(
-    shot: Path, out: Path | None, play: Path | None, solve: bool, debug: Path | None, options: dict
+    shot: Path,
+    out: Path | None,
+    play: Path | None,
+    solve: bool,
+    debug: Path | None,
+    options: dict,
+    shown: Shown = Shown.text,
 ) -> int:
-    """Read `shot` and print its puzzle (or write it to `out`, and its play to `play`); with `solve`, solve it too."""
+    """Read `shot` and print its puzzle (or write it to `out`, and its play to `play`; `shown` json: print
+    the reading's record instead, `records.imported`); with `solve`, solve it too (its record too, in json)."""
     from cpflow.deduce.sentences import cells
+    from cpflow.workflows import records
     from cpflow.workflows.shots import read_shot
 
     reading = read_shot(shot, debug)
@@ -78,14 +103,20 @@ def show_imported(
         for path, text in texts.items():
             if path is not None:
                 group.write(path, text)
-    if out is None:
+    if shown is Shown.json:
+        print(
+            json.dumps(records.imported(str(shot), puzzle, reading.play.drawn, reading.play.unsure, reading.confidence))
+        )
+    elif out is None:
         print(texts[None], end="")
-    return _solved(shot, puzzle, options) if solve else 0
+    return _solved(shot, puzzle, options, shown) if solve else 0
 
 
-def _solved(shot: Path, puzzle: Puzzle, options: dict) -> int:
+def _solved(shot: Path, puzzle: Puzzle, options: dict, shown: Shown) -> int:
     from cpflow.cli.batch import show_solved
     from cpflow.cli.writers import Pictures, writer
     from cpflow.workflows.inputs import Entry
 
-    return show_solved([Entry(str(shot), 1, puzzle)], writer(), Pictures(), 1, options)
+    return show_solved(
+        [Entry(str(shot), 1, puzzle)], writer("json" if shown is Shown.json else "auto"), Pictures(), 1, options
+    )

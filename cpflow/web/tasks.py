@@ -45,8 +45,8 @@ def read(ask: dict, limits: Limits) -> dict:
 
 def screenshot(ask: dict, limits: Limits) -> dict:
     """The puzzle a screenshot shows (`ask["image"]`, its bytes), answered as `read` answers a file, with
-    the play drawn on it: `play` (`[row, column, colour]` per cell a pipe is drawn through, `[row, column,
-    lane, colour]` per lane of a bridge) and `unsure` (`[row, column]` per cell the reading left out)."""
+    the play drawn on it, the cells the reading left out and its confidence per cell (`records.imported`,
+    as `cpflow import --format json` prints it)."""
     try:
         from cpflow.vision.screenshot import read
     except ImportError:
@@ -59,9 +59,7 @@ def screenshot(ask: dict, limits: Limits) -> dict:
     puzzle = reading.puzzle
     if problem := limits.size_problem(puzzle.width, puzzle.height):
         raise OverLimit(f"{name}: {problem}")
-    play = [[*node, colour] for node, colour in sorted(reading.play.drawn.items())]
-    unsure = [list(cell) for cell in reading.play.unsure]
-    return {**board(puzzle), "file": name, "index": 1, "text": picture(puzzle), "play": play, "unsure": unsure}
+    return board(puzzle) | records.imported(name, puzzle, reading.play.drawn, reading.play.unsure, reading.confidence)
 
 
 def solve(ask: dict, limits: Limits) -> dict:

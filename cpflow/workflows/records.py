@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cpflow.board.formats import drawn_paths, rows
-from cpflow.board.grid import Puzzle, Solution, cell_of
+from cpflow.board.formats import drawn_paths, picture, rows
+from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_of
 
 if TYPE_CHECKING:  # answers' types: a record is made of an answer already there (start-up time)
     from cpflow.board.verify import Problem
@@ -68,6 +68,23 @@ def verified(source: str, index: int, puzzle: Puzzle, broken: Sequence[Problem])
     its cell (`[row, column]`, or null for the whole board) and the line `cpflow verify` prints."""
     said = [{"cell": None if p.node is None else list(cell_of(p.node)), "line": p.located()} for p in broken]
     return _where(source, index, puzzle) | {"valid": not broken, "mistakes": said}
+
+
+def imported(
+    source: str, puzzle: Puzzle, drawn: dict[Node, Colour], unsure: Sequence[Cell], sure: dict[Cell, float]
+) -> dict:
+    """A screenshot read: where from, size, the puzzle as text, the play (`[row, column, colour]` per cell
+    a pipe is drawn through, `[row, column, lane, colour]` per lane of a bridge), the cells whose pipe the
+    reading left out (`unsure`), and how sure it was of each cell (`confidence`: `[row, column, value]`,
+    0 to 1, one a cell of the lattice read, in reading order; `least_confidence`, the lowest)."""
+    return {
+        **_where(source, 1, puzzle),
+        "text": picture(puzzle),
+        "play": [[*node, colour] for node, colour in sorted(drawn.items())],
+        "unsure": [list(cell) for cell in unsure],
+        "confidence": [[*cell, value] for cell, value in sorted(sure.items())],
+        "least_confidence": min(sure.values(), default=1.0),
+    }
 
 
 def _where(source: str, index: int, puzzle: Puzzle) -> dict:
