@@ -890,6 +890,27 @@ def test_a_link_opens_in_play_and_a_reload_keeps_the_drawing(page, browser, serv
     )
 
 
+def test_a_link_of_a_finished_play_opens_solved(phone, server):
+    """A link (or a reload) of a play drawn to the end said only "Loaded link: ..., 13 cells drawn": now it is
+    checked as a play drawn here is, and says "Solved!" (no moves or time: none were made in this tab)."""
+    phone.goto(f"{server}?done{link_to(STARTER_TEXT)}&d={'/'.join(STARTER_SOLVED)}")
+    phone.wait_for_selector("#status:text-matches('^Solved!')")
+    assert phone.inner_text("#status") == "Solved! Every cell is drawn and every rule holds."
+    assert on_first_screen(phone, "#status")
+    phone.goto(f"{server}?wrong{link_to(STARTER_TEXT)}&d={'/'.join(STARTER_SOLVED).replace('C', 'B')}")
+    phone.wait_for_selector("#status:has-text('not every rule holds')")  # C cut off: drawn to the end, not solved
+
+
+def test_hint_on_an_unsolvable_puzzle_marks_why_on_the_board(page, server):
+    """Hint's why (the hint record's, which has no `found`) was said but not drawn: now its cells are marked."""
+    asked = [sys.executable, "-m", "cpflow", "hint", str(PUZZLES / "unsolvable_6x6.txt"), "--format", "json"]
+    why = json.loads(subprocess.run(asked, capture_output=True, text=True, check=False).stdout)["why"]
+    open_puzzle(page, server, (PUZZLES / "unsolvable_6x6.txt").read_text())
+    page.click("#hint")
+    page.wait_for_selector("#status:text-matches('^No solution')")
+    assert why["cover"] and marked(page, "why") == {tuple(cell) for cell in why["cover"]}
+
+
 def test_a_links_drawing_off_the_board_or_on_an_endpoint_is_left_out(page, server):
     """What a hand-edited `&d=` draws outside the board, on an endpoint or in a colour the board lacks is dropped."""
     page.goto(f"{server}?d{link_to(STARTER_TEXT)}&d=RZG..BBBBBBB/%CE%B1/////B")

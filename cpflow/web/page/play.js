@@ -286,17 +286,19 @@ function edited(play) {
 }
 
 function saySolved({ play }) {
+  const done = "Every cell is drawn and every rule holds.";
+  if (!play.moves) return say(`Solved! ${done}`, "ok"); // a finished play opened from a link: no moves, no time here
   play.took ??= Math.round((performance.now() - (play.began ?? performance.now())) / 1000);
   const took = play.took;
   const time = took < 60 ? `${took} s` : `${Math.floor(took / 60)} min ${String(took % 60).padStart(2, "0")} s`;
   const hints = play.hints ? `, ${play.hints} hint${play.hints === 1 ? "" : "s"} applied` : "";
-  say(`Solved! ${play.moves} move${play.moves === 1 ? "" : "s"} in ${time}${hints}. Every cell is drawn and every rule holds.`, "ok");
+  say(`Solved! ${play.moves} move${play.moves === 1 ? "" : "s"} in ${time}${hints}. ${done}`, "ok");
 }
 
 function markWhy({ page, play }, why) {
   // The cells that cannot all be covered, and the ends of the colours that cannot all connect. A why that found
-  // none (none in time; none looked for in the browser, which has no OR-Tools) has no cells: only its sentence.
-  if (!why.found) return;
+  // none (`found` false: none in time) has no cells, only its sentence; a hint's why is one found (it has no `found`).
+  if (why.found === false) return;
   const ends = page.board.ends.filter((e) => why.connect.includes(e.colour)).flatMap((e) => e.cells);
   play.marks = { kind: "why", cells: why.cover, because: ends };
   drawEditor(page);
@@ -344,6 +346,7 @@ function openLink(mode, cells) {
   if (page.board.bridges.size || problems(page.board) || !playFrom(mode, cells)) return false;
   const drawn = cells.length ? `, ${cells.length} cell${cells.length === 1 ? "" : "s"} drawn` : "";
   say(`Loaded link: ${width}x${height} ${shape}, ${ends.length} colours${drawn}. Drag from a dot to draw its path; fill every cell.`);
+  checkIfDrawn(mode); // a link of a finished play: checked, and "Solved!" if every rule holds
   return true;
 }
 
