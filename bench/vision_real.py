@@ -40,6 +40,7 @@ import tarfile
 import tempfile
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -81,6 +82,7 @@ class Verdict:
     seconds: float
     detail: str  # what was said, or what differs
     cpu: float = 0.0  # the process's CPU seconds over the same (OpenCV's threads included; a load does not add)
+    least: float | None = None  # the reading's least confidence of a cell (None: refused before it was known)
 
 
 def cases(pictures: Path, truth: Path = TRUTH) -> list[Case]:
@@ -108,15 +110,49 @@ def judge(case: Case) -> Verdict:
 def _judged(case: Case) -> Verdict:
     from cpflow.workflows.shots import read_shot
 
-    began = time.perf_counter()
+    began, least = time.perf_counter(), None
     try:
-        reading = read_shot(case.picture)
+        with _unheld() as confidence:
+            reading = read_shot(case.picture)
+        if confidence:  # held to it as the reading holds it, once its confidence is seen
+            least = min(reading.confidence.values(), default=None)
+            _held(confidence, reading.confidence, case.picture)
     except ScreenshotUnreadable as error:
         seconds, said = time.perf_counter() - began, str(error).split(": ", 1)[-1]
         if "\n" in str(error):
             return Verdict("wrong", seconds, f"refused in {str(error).count(chr(10)) + 1} lines")
-        return Verdict("exact" if case.puzzle is None else "refused", seconds, said)
-    seconds, found = time.perf_counter() - began, reading.puzzle
+        return Verdict("exact" if case.puzzle is None else "refused", seconds, said, least=least)
+    verdict = _compared(case, reading, time.perf_counter() - began)
+    return replace(verdict, least=least)
+
+
+@contextmanager
+def _unheld():
+    """The reading's threshold of confidence (cpflow.vision.confidence.SURE) set aside while it reads, so that
+    the confidence of a reading it refuses for it is seen too; the module, or None for a cpflow without it."""
+    try:
+        from cpflow.vision import confidence
+    except ImportError:  # an older cpflow, read --against
+        yield None
+        return
+    held, confidence.SURE = confidence.SURE, -1.0
+    try:
+        yield confidence
+    finally:
+        confidence.SURE = held
+
+
+def _held(confidence, sure: dict, picture: Path) -> None:
+    """The reading's refusal for its confidence (`confidence.check`), said of the file as `read_shot` says it."""
+    try:
+        confidence.check(sure)
+    except ScreenshotUnreadable as error:
+        raise ScreenshotUnreadable(f"{picture}: {error}") from None
+
+
+def _compared(case: Case, reading, seconds: float) -> Verdict:
+    """A reading judged against the truth."""
+    found = reading.puzzle
     if case.puzzle is None:
         return Verdict("wrong", seconds, f"read a {found.width}x{found.height} board it must refuse")
     differs = _board_differs(case.puzzle, found)
@@ -240,6 +276,7 @@ def measure(found: list[Case], old: Against | None = None) -> None:
     print("|---|---|---|---|---|")
     for look in sorted({c.look for c in found}):
         print(_counts_row(look, Counter(v.outcome for c, v in verdicts if c.look == look)))
+    confidences(verdicts)
     by_size(found, [v for _, v in verdicts], befores, old.name if old else "")
     if old:
         changed = [(c.name, b.outcome, v.outcome) for (c, v), b in zip(verdicts, befores, strict=True)]
@@ -262,6 +299,38 @@ def measure(found: list[Case], old: Against | None = None) -> None:
             f"worst {then[1].seconds:.3f} ({then[0].name}); CPU seconds: median "
             f"{statistics.median(b.cpu for b in befores):.3f}, worst {max(b.cpu for b in befores):.3f}"
         )
+
+
+def confidences(verdicts: list[tuple[Case, Verdict]]) -> None:
+    """Whether the threshold of confidence separates: the lowest least confidence among the boards written
+    exact against the highest among the readings refused for it or wrong (a board the picture does not show)."""
+    from cpflow.vision.confidence import SURE
+
+    labels = (
+        "board written, exact",
+        "refused for its confidence, or wrong",
+        "board right, pipe cells left out as unsure",
+        "refused before any confidence (no board, no pairs)",
+    )
+    groups: dict[str, list[tuple[float, str]]] = {label: [] for label in labels}
+    for case, verdict in verdicts:
+        least = verdict.least
+        if least is None:
+            label = labels[3]
+        elif least < SURE or verdict.outcome == "wrong":
+            label = labels[1]
+        else:
+            label = labels[0] if verdict.outcome == "exact" else labels[2]
+        groups[label].append((-1.0 if least is None else least, case.name))
+    print(f"\n| readings (threshold {SURE}) | pictures | least confidence: lowest | highest |\n|---|---|---|---|")
+    for label, group in groups.items():
+        known = sorted(group) if label != labels[3] else []
+        low, high = (f"{known[0][0]:.3f} ({known[0][1]})", f"{known[-1][0]:.3f} ({known[-1][1]})") if known else "--"
+        print(f"| {label} | {len(group)} | {low} | {high} |")
+    exact, other = min(groups[labels[0]], default=(1.0, "")), max(groups[labels[1]], default=(0.0, ""))
+    apart = "separates them" if exact[0] >= SURE > other[0] else "does NOT separate them"
+    below = f"every reading refused for it or wrong at {other[0]:.3f} or less" if groups[labels[1]] else "none below"
+    print(f"\nconfidence: every board written exact at {exact[0]:.3f} or more, {below}: the threshold {SURE} {apart}")
 
 
 PHONES = ((1080, 2316), (1179, 2556))  # the phones' screens most pictures come from
