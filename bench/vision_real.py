@@ -23,6 +23,9 @@ COMMIT` (or a folder holding a copy of cpflow/), that cpflow reads each picture 
 its own, in turn with this one (which goes first alternates), so that both meet the same load: its
 outcome and seconds beside ours. A last table times whole `cpflow import` commands on an unsolved
 picture of each phone size, beside what starting costs (Python, the imports, OpenCV's Lab tables).
+A confidence table sets the least confidence of a cell (cpflow.vision.confidence) of the boards written
+exact against the readings refused for it or wrong: each picture is read with the threshold set aside,
+then held to it as the reading holds it, so that a refused reading's confidence is seen too.
 --save also writes the output to docs/figures/vision_real.md, which docs quote.
 """
 

@@ -2,7 +2,8 @@
 drawn on it, with --play), solve it if asked. Reading the file is cpflow.workflows.shots's.
 
 Exit codes: 0 imported (and solved, with --solve); 1 no board could be read, its colours
-do not pair up, or (with --solve) the puzzle read has no solution; 2 bad usage: a missing
+do not pair up, a cell was read with too little confidence (cpflow.vision.confidence), or
+(with --solve) the puzzle read has no solution; 2 bad usage: a missing
 file, not an image, an --out or --play that cannot be written or is the screenshot itself,
 or OpenCV not installed. Every failure is one line on stderr (its error's, cpflow.errors);
 nothing is written unless the whole puzzle was read, and the puzzle and its play land
@@ -68,8 +69,8 @@ def import_(
 
     Needs the vision extra (pip install 'cpflow[vision]'). Cells the reading of the pipes is
     unsure of are named on stderr and left out of the play. Exit 0 when imported (and
-    solved, with --solve); 1 when no board could be read, its colours do not pair up, or
-    the puzzle has no solution; 2 on a missing file, a file that is not an image, or
+    solved, with --solve); 1 when no board could be read, its colours do not pair up, a cell
+    was read with too little confidence (named), or the puzzle has no solution; 2 on a missing file, a file that is not an image, or
     without the vision extra.
     """
     with failures():
