@@ -70,8 +70,8 @@ def import_(
     Needs the vision extra (pip install 'cpflow[vision]'). Cells the reading of the pipes is
     unsure of are named on stderr and left out of the play. Exit 0 when imported (and
     solved, with --solve); 1 when no board could be read, its colours do not pair up, a cell
-    was read with too little confidence (named), or the puzzle has no solution; 2 on a missing file, a file that is not an image, or
-    without the vision extra.
+    was read with too little confidence (named), or the puzzle has no solution; 2 on a missing
+    file, a file that is not an image, or without the vision extra.
     """
     with failures():
         outputs.ready([out, play], [shot])
