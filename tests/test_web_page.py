@@ -578,6 +578,26 @@ def test_the_page_loads_its_modules_as_javascript_with_no_error(browser, server)
     assert errors == []
 
 
+def test_a_stroke_from_an_endpoint_draws_its_path_anew_and_stops_at_the_other_end(page, server):
+    """A second stroke from B's endpoint left the first one's cells drawn (a stray branch to take back cell by
+    cell): now, as in the game, the path joined to that endpoint goes as the stroke leaves it (a tap keeps it,
+    Undo brings it back), and a stroke that reaches the path's other endpoint goes no further."""
+    open_puzzle(page, server, STARTER_TEXT)
+    drag(page, [(1, 4), (2, 4), (3, 4), (4, 4), (4, 3)])
+    drag(page, [(3, 0), (4, 0)])  # from the other end: its own piece, not joined to the first
+    page.mouse.click(*cell_centre(page, (1, 4)))  # a tap on the endpoint
+    assert page.locator("#editor .p-cell").count() == 5
+    drag(page, [(1, 4), (2, 4), (3, 4)])
+    page.wait_for_function("() => location.hash.endsWith('&d=//....B/....B/B')")  # r5c3 and r5c4 went, r5c1 stayed
+    assert page.locator("#editor .p-cell").count() == 3
+    page.click("#undo")
+    assert page.locator("#editor .p-cell").count() == 5
+    page.click("#restart")
+    drag(page, [(2, 0), (2, 1), (3, 1), (4, 1)])  # R reaches r4c2, its other end, and is dragged on to r5c2
+    page.wait_for_function("() => location.hash.endsWith('&d=//.R')")
+    assert page.locator("#editor .p-cell").count() == 1
+
+
 def test_a_hex_board_is_played_along_the_neighbours_the_server_gives(page, server):
     asked = []
     page.on("request", lambda request: request.url.endswith("/api/board") and asked.append(request.post_data_json))
@@ -1124,8 +1144,8 @@ def test_play_clears_the_answer_shown_going_in_and_out(page, server):
 def test_a_full_play_whose_path_touches_itself_is_not_solved(phone, server):
     """Every cell drawn and each colour joined end to end, but R runs beside itself (r1c3, r1c4, r2c3, r2c4)."""
     open_puzzle(phone, server, "R...\n.BR.\n...B\n")
+    touch_drag(phone, [(0, 0), (1, 0), (2, 0)])  # first: a stroke from an endpoint draws its path anew
     touch_drag(phone, [(1, 2), (1, 3), (0, 3), (0, 2), (0, 1), (0, 0)])
-    touch_drag(phone, [(0, 0), (1, 0), (2, 0)])
     touch_drag(phone, [(1, 1), (2, 1), (2, 2), (2, 3)])
     phone.wait_for_selector("#status:has-text('not every rule holds')")
     assert "Solved" not in phone.inner_text("#status")

@@ -4,7 +4,8 @@
 // --play` reads it: the puzzle's text with those cells coloured, written by the server (`api/board` with
 // `drawn`). A stroke starts on an endpoint or a drawn cell and colours each neighbouring cell the pointer
 // enters in its colour (over another colour's cell too: the hint then says what is wrong); going back over
-// the stroke's last cell takes it back. Mouse, pen and touch alike (Pointer Events). Each stroke can be
+// the stroke's last cell takes it back. As in the game, a stroke from an endpoint draws its path anew (the cells
+// joined to that endpoint go as it leaves it; a tap keeps them), and a path stops at its other endpoint. Mouse, pen and touch alike (Pointer Events). Each stroke can be
 // undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
 // verifier stands behind): "Solved!" with the moves and the time, or a rule broken, shown when Hint is pressed.
 // Going into Play or out of it clears the answer shown beside the board.
@@ -148,16 +149,34 @@ function onMove(mode, event) {
   const { trail, colour } = play.stroke;
   const last = trail[trail.length - 1];
   if (k === last || !passages(mode, cellOf(last)).some((n) => key(n) === k)) return;
+  const atEnd = endpointAt(page.board, cellOf(last));
   if (trail.length > 1 && trail[trail.length - 2] === k) {
-    if (!endpointAt(page.board, cellOf(last))) play.drawn.delete(last); // back over the stroke: take its last cell back
+    if (!atEnd) play.drawn.delete(last); // back over the stroke: take its last cell back
     trail.pop();
   } else {
+    if (atEnd && trail.length > 1) return; // the path reached its other end: it stops there, as in the game
     const end = endpointAt(page.board, cell);
     if (end && end.colour !== colour) return; // another colour's endpoint is never drawn over
+    if (atEnd) takeBack(mode, last, colour); // a path drawn anew from its endpoint: the one drawn from it goes
     if (!end) play.drawn.set(k, colour);
     trail.push(k);
   }
   drawEditor(page);
+}
+
+function takeBack(mode, from, colour) {
+  // The cells drawn in `colour` joined to the endpoint `from` (through its own cells and endpoints) are taken back.
+  const seen = new Set([from]);
+  const todo = [from];
+  while (todo.length) {
+    for (const next of passages(mode, cellOf(todo.pop()))) {
+      const n = key(next);
+      if (seen.has(n) || colourAt(mode, n) !== colour) continue;
+      seen.add(n);
+      todo.push(n);
+    }
+  }
+  for (const k of seen) mode.play.drawn.delete(k);
 }
 
 function onUp(mode) {
