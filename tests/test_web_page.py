@@ -931,6 +931,30 @@ def test_hint_on_an_unsolvable_puzzle_marks_why_on_the_board(page, server):
     assert why["cover"] and marked(page, "why") == {tuple(cell) for cell in why["cover"]}
 
 
+def test_a_reload_keeps_the_moves_the_clock_and_undo(page, server):
+    """A reload went on with the drawing but counted the moves and the time from nought and lost Undo: the tab now
+    keeps them for its address (keep.js), and a reload of the solved play says the same "Solved!"."""
+    open_puzzle(page, server, STARTER_TEXT)
+    paths = solution_paths("starter_5x5")
+    first, second, *rest = paths
+    drag(page, paths[first])
+    drag(page, paths[second])
+    drawn = page.locator("#editor .p-cell").count()
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert page.locator("#editor .p-cell").count() == drawn and page.locator("#undo").is_enabled()
+    page.click("#undo")  # the stroke drawn before the reload
+    assert page.locator("#editor .p-cell").count() == drawn - (len(paths[second]) - 2)
+    for colour in [second, *rest]:
+        drag(page, paths[colour])
+    page.wait_for_selector("#status:text-matches('^Solved!')")
+    said = page.inner_text("#status")
+    assert said.startswith(f"Solved! {len(paths) + 1} moves in ")  # two before the reload, five after
+    page.reload()
+    page.wait_for_selector("#status:text-matches('^Solved!')")
+    assert page.inner_text("#status") == said
+
+
 def test_a_links_drawing_off_the_board_or_on_an_endpoint_is_left_out(page, server):
     """What a hand-edited `&d=` draws outside the board, on an endpoint or in a colour the board lacks is dropped."""
     page.goto(f"{server}?d{link_to(STARTER_TEXT)}&d=RZG..BBBBBBB/%CE%B1/////B")

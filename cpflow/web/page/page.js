@@ -4,6 +4,7 @@
 //   edit.js the tools, the pointer and the keyboard · api.js the JSON API's client · status.js the status line
 //   answers.js Solve, Unique?, Count, Fix · generate.js Generate · options.js the Options panel
 //   files.js puzzles and screenshots in · downloads.js files and links out · play.js Play mode and hints
+//   passages.js where a path may go · keep.js what a reload keeps of a play besides its drawing
 //   levels.js the levels to play (levels.json, the project's own puzzles)
 //   link.js the puzzle in the page's address (`#p=`, what Share copies), and the play drawn on it (`&d=`)
 //   hooks.js what Play registers to hear of drawing, changes and answers.

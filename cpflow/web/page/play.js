@@ -14,14 +14,17 @@
 // must be covered, colours that must connect), from a hint or from Solve and Unique.
 // It registers on the page's hooks: "draw" draws the play over the board, "changed" (the board was edited)
 // starts the play over, "answered" marks why, "play" starts a play read from a screenshot, "link" a puzzle opened
-// from a link (with the play it holds). The page's address keeps the play drawn (link.js), so a reload goes on.
+// from a link (with the play it holds). The page's address keeps the play drawn (link.js), the tab the rest (keep.js),
+// so a reload goes on.
 
-import { cellOf, endpointAt, key, problems, record, wallKey } from "./board.js";
+import { cellOf, endpointAt, key, problems, record } from "./board.js";
 import { nextWhy, offerWhy, whyOffered } from "./chain.js";
 import { $, el, pts } from "./dom.js";
 import { colourOf, drawEditor, pointAt } from "./draw.js";
+import { keepPlay, keptPlay, restorePlay } from "./keep.js";
 import { drawingOf } from "./link.js";
 import { options } from "./options.js";
+import { colourIn, joined, passagesOf } from "./passages.js";
 import { resetAnswer, showDrawing, written } from "./session.js";
 import { say, showError } from "./status.js";
 
@@ -57,21 +60,10 @@ export function startPlay(page) {
   listen(mode);
 }
 
-// ---- the board's passages ----
+// ---- the board's passages (passages.js) ----
 
-function passages({ page }, cell) {
-  // The cells a path steps to from `cell`: its neighbours less holes and walls, and the other end of a warp.
-  const { board, layout } = page;
-  const k = key(cell);
-  const found = layout.neighbours(cell).filter((n) => !board.holes.has(key(n)) && !board.walls.has(wallKey(cell, n)));
-  for (const [a, b] of board.warps) {
-    if (key(a) === k) found.push(b);
-    if (key(b) === k) found.push(a);
-  }
-  return found;
-}
-
-const colourAt = ({ page, play }, k) => play.drawn.get(k) || endpointAt(page.board, cellOf(k))?.colour || null;
+const passages = ({ page }, cell) => passagesOf(page, cell);
+const colourAt = ({ page, play }, k) => colourIn(page, play.drawn, k);
 
 function playText({ page, play }) {
   // The puzzle's text with the drawn cells coloured: what `cpflow hint --play` reads.
@@ -157,26 +149,11 @@ function onMove(mode, event) {
     if (atEnd && trail.length > 1) return; // the path reached its other end: it stops there, as in the game
     const end = endpointAt(page.board, cell);
     if (end && end.colour !== colour) return; // another colour's endpoint is never drawn over
-    if (atEnd) takeBack(mode, last, colour); // a path drawn anew from its endpoint: the one drawn from it goes
+    if (atEnd) for (const j of joined(page, play.drawn, last, colour)) play.drawn.delete(j); // a path drawn anew
     if (!end) play.drawn.set(k, colour);
     trail.push(k);
   }
   drawEditor(page);
-}
-
-function takeBack(mode, from, colour) {
-  // The cells drawn in `colour` joined to the endpoint `from` (through its own cells and endpoints) are taken back.
-  const seen = new Set([from]);
-  const todo = [from];
-  while (todo.length) {
-    for (const next of passages(mode, cellOf(todo.pop()))) {
-      const n = key(next);
-      if (seen.has(n) || colourAt(mode, n) !== colour) continue;
-      seen.add(n);
-      todo.push(n);
-    }
-  }
-  for (const k of seen) mode.play.drawn.delete(k);
 }
 
 function onUp(mode) {
@@ -192,6 +169,7 @@ function onUp(mode) {
 
 function playChanged({ page, play }) {
   showDrawing(page, drawingOf(play.drawn));
+  keepPlay(play); // for a reload: the count, the clock and the undos (keep.js)
   $("undo").disabled = !play.undos.length;
   $("apply").disabled = !(play.marks && play.marks.kind === "step");
   whyOffered(play);
@@ -360,9 +338,11 @@ function playFrom(mode, cells) {
 function openLink(mode, cells) {
   // A puzzle opened from a link, ready to play: Play, with the cells the link's play draws (a board Play cannot draw
   // on, one with bridges, stays in the editor as loaded). True if it is in Play.
-  const { page } = mode;
+  const { page, play } = mode;
   const { width, height, shape, ends } = page.board;
+  const kept = keptPlay(); // this tab's count for the address, read before Play keeps its own
   if (page.board.bridges.size || problems(page.board) || !playFrom(mode, cells)) return false;
+  if (restorePlay(play, page.board, kept)) playChanged(mode); // a reload: its moves, clock and undos go on
   const drawn = cells.length ? `, ${cells.length} cell${cells.length === 1 ? "" : "s"} drawn` : "";
   say(`Loaded link: ${width}x${height} ${shape}, ${ends.length} colours${drawn}. Drag from a dot to draw its path; fill every cell.`);
   checkIfDrawn(mode); // a link of a finished play: checked, and "Solved!" if every rule holds
@@ -393,6 +373,7 @@ function listen(mode) {
     playChanged(mode);
     say("Drawing cleared.");
   });
+  addEventListener("pagehide", () => keepPlay(play)); // the clock as it stands when the page goes
   document.addEventListener("keydown", (event) => {
     if (play.on && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
       event.preventDefault();
