@@ -955,6 +955,15 @@ def test_a_reload_keeps_the_moves_the_clock_and_undo(page, server):
     assert page.inner_text("#status") == said
 
 
+def test_a_reload_of_a_level_shows_it_picked(phone):
+    """A reload (or a link) of a level's puzzle showed "Pick a level…": the picker names the level again."""
+    pick_level(phone, "starter_7x7")
+    phone.wait_for_selector("body:not([data-writing])", state="attached")
+    phone.reload()
+    phone.wait_for_selector("body[data-ready]")
+    assert phone.eval_on_selector("#level", "picker => picker.selectedOptions[0].text") == "starter_7x7 · easy"
+
+
 def test_a_links_drawing_off_the_board_or_on_an_endpoint_is_left_out(page, server):
     """What a hand-edited `&d=` draws outside the board, on an endpoint or in a colour the board lacks is dropped."""
     page.goto(f"{server}?d{link_to(STARTER_TEXT)}&d=RZG..BBBBBBB/%CE%B1/////B")
@@ -1101,6 +1110,17 @@ def test_on_a_phone_the_longest_hint_leaves_the_status_and_the_buttons_on_the_fi
         for selector in MAIN_BUTTONS + PLAY_BUTTONS + ["#editor", "#status"]:
             assert on_first_screen(phone, selector), (selector, len(step["reason"]))
         phone.unroute("**/api/hint")
+
+
+def test_on_a_phone_plays_buttons_stay_on_one_row_when_why_comes(phone, server):
+    """Why? (a what if's hint) pushed Clear drawing onto a row of its own, and the status a line down."""
+    open_puzzle(phone, server, (PUZZLES / "gen_14x14_08.txt").read_text())  # its first hint is a what if
+    phone.click("#hint")
+    phone.wait_for_selector("#why:visible")
+    tops = phone.eval_on_selector_all(
+        "#play-bar button:not([hidden])", "buttons => buttons.map((b) => b.getBoundingClientRect().top)"
+    )
+    assert len(tops) == 5 and len(set(tops)) == 1, tops
 
 
 def answering(record: dict):

@@ -1,15 +1,22 @@
 // Levels to play without making one: the project's own puzzles (`levels.json`, written by puzzles/levels.py
 // with each one's size and grade), smallest first, in a picker grouped by size. Picking one reads it on the
-// server (`api/read`), as a file is read, and starts Play on it.
+// server (`api/read`), as a file is read, and starts Play on it. A link (or a reload) of a level's puzzle, as the
+// board's writer writes it, shows that level picked.
 
 import { $ } from "./dom.js";
 import { showShot } from "./files.js";
+import { puzzleIn } from "./link.js";
 import { loadBoard } from "./session.js";
 import { say, showError } from "./status.js";
 
 export async function startLevels(page) {
   const picker = $("level");
   let levels = [];
+  const linked = () => {
+    const i = levels.findIndex((level) => level.text === puzzleIn(location.hash));
+    if (i >= 0) picker.value = String(i);
+  };
+  page.hooks.on("link", linked); // heard before the levels arrive too: `linked` again once they have
   try {
     const response = await fetch("levels.json");
     if (response.ok) levels = await response.json();
@@ -21,6 +28,7 @@ export async function startLevels(page) {
     groups.get(size).append(new Option(`${level.name} · ${level.grade}`, String(i)));
   }
   picker.append(...groups.values());
+  linked();
   let loading = false;
   page.hooks.on("changed", () => {
     if (!loading) picker.value = ""; // another board than the level picked
