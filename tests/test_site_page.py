@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tabs import PHONE, open_phone, scripts_errors
+from tabs import PHONE, PHONE_CONTEXT, open_phone, scripts_errors
 from test_web_page import CHROMIUM, free_port, pick_level, solution_paths, touch_drag
 
 from conftest import PUZZLES, needs_zucker, zucker_puzzles
@@ -195,6 +195,21 @@ def test_a_link_opens_in_play_and_a_reload_keeps_the_drawing(phone, served, tmp_
     phone.wait_for_selector("body[data-python=ready]", state="attached", timeout=STARTUP)
     assert phone.get_attribute("#play", "aria-pressed") == "true" and phone.locator("#editor .p-cell").count() == 2
     phone.screenshot(path=str(SHOTS / "site_reloaded.png") if SHOTS else str(tmp_path / "reloaded.png"))
+
+
+def test_the_start_bar_spans_the_column_with_its_step_under_it(chromium, served):
+    """The bar was a short inline bar with its step's words wrapped round it (`Step 1 of 3:` beside it, the rest
+    under both): now it spans the column, its words on the line under it."""
+    context = chromium.new_context(**PHONE_CONTEXT)
+    context.route("**/pyodide/pyodide.asm.wasm", lambda route: None)  # held: the bar stays up at its first step
+    tab = context.new_page()
+    tab.goto(served)
+    tab.wait_for_selector("#runtime span:has-text('Step 1 of 3')")
+    bar, words, status = (
+        tab.locator(selector).bounding_box() for selector in ("#runtime progress", "#runtime span", "#status")
+    )
+    context.close()
+    assert abs(bar["width"] - status["width"]) <= 1 and words["y"] >= bar["y"] + bar["height"], (bar, words, status)
 
 
 # Kept by the page as it loads: the start bar's value and words, every 50 ms.
