@@ -227,8 +227,7 @@ def _extend(
     lines' grey), and the last line may be the picture's edge
     (a screenshot cut to the board: a line on the edge is no ridge), with one missing before
     it too where the run's other end is on the picture's edge; each is put in where it should
-    be, strength 0 (that one before the edge at its own strength where a fainter peak stands:
-    a line beside a white path, tinted toward the lines' grey, is fainter than the rest).
+    be, strength 0.
     """
     at = [p for p, _ in found]
     tolerance = max(2.0, 0.06 * step)
@@ -257,8 +256,7 @@ def _extend(
             cut = other <= tolerance or other >= size - 1 - tolerance
             if not grown and len(run) >= 3 and cut and (edge <= tolerance or size - 1 - tolerance <= edge):
                 if -2 * tolerance <= edge <= size - 1 + 2 * tolerance:
-                    last = strong(target, 0.0) or (round(target), 0.0)  # as seen, if faintly: not missing
-                    grown = [last, (min(max(round(edge), 0), size - 1), 0.0)]
+                    grown = [(round(target), 0.0), (min(max(round(edge), 0), size - 1), 0.0)]
             if not grown:
                 break
             run = [*run, *grown] if direction == 1 else [*reversed(grown), *run]
@@ -297,7 +295,29 @@ def find_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
         raise ScreenshotUnreadable("no board found: the grid lines found do not make square cells")
     _, xs, ys = best
     found = trim(Lattice(_even(xs, width), _even(ys, height)), vertical, horizontal)
-    return grow(found, vertical, horizontal)
+    return to_edges(grow(found, vertical, horizontal), width, height)
+
+
+def to_edges(lattice: Lattice, width: int, height: int) -> Lattice:
+    """The lattice run on to the picture's edge it stops a whole number of cells short of, when it reaches
+    the three others: a picture cut to the board (`cpflow render`'s, a hand-cut crop) whose last rows or
+    columns show no lines (a white path's cells are tinted the lines' grey). Rows of page put in are
+    holes, trimmed later (cpflow.vision.screenshot)."""
+    step, lines = lattice.step, [list(lattice.xs), list(lattice.ys)]
+    tolerance = max(2.0, 0.06 * step)
+    sizes = (width, height)
+    reached = [[at[0] <= tolerance, at[-1] >= size - 1 - tolerance] for at, size in zip(lines, sizes, strict=True)]
+    if sum(map(sum, reached)) != 3:
+        return lattice
+    axis = 0 if not all(reached[0]) else 1
+    at, size = lines[axis], sizes[axis]
+    gap = at[0] if not reached[axis][0] else size - 1 - at[-1]
+    cells = round(gap / step)
+    if not cells or abs(gap - cells * step) > tolerance:
+        return lattice
+    more = [0, 0, 0, 0]  # top, bottom, left, right
+    more[2 * (1 - axis) + (1 if reached[axis][0] else 0)] = cells
+    return lattice.grown(*more)
 
 
 def _even(run: list[tuple[int, float]], size: int) -> tuple[float, ...]:

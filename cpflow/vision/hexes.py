@@ -36,6 +36,7 @@ CROSSED = 0.2  # of the pieces, at most, that a vertical line crosses in the mid
 BAND_REACH, BESIDE, ASIDE = 0.2, 0.22, 0.12
 BAND = 25.0  # BGR distance within which the band's points are one colour
 OFF = 40.0  # BGR distance, at least, of the points beside it from the band
+OUTLIER = 0.06  # of a cell: a piece farther than this from the first fit of the lattice is left out of the second
 
 
 @dataclass(frozen=True)
@@ -128,10 +129,8 @@ def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray, image: np.nda
     fits &= odd == round(float(np.median(odd[fits]))) if fits.any() else fits  # the next column's: half cells off
     if fits.sum() < FEWEST:
         return None
-    # The columns' distance and the half cell from all the pieces that fit (a fit, not one pair's distance).
-    across, left = np.polyfit(column[fits], flat[fits, 0], 1)
-    half, top_ = np.polyfit(level[fits], flat[fits, 1], 1)
-    step = (across / ACROSS + 2 * half) / 2
+    left, top_, step = _fitted(column[fits], level[fits], flat[fits])
+    across, half = ACROSS * step, step / 2
     anchor = np.array([left, top_])
     seen = {(int(c), int(q)) for c, q in zip(column[fits], level[fits], strict=True)}
     board = _joined(seen, _hidden(image, seen, (float(left), float(top_)), float(across), float(half)))
@@ -146,6 +145,25 @@ def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray, image: np.nda
     return HexLattice(
         float(anchor[0] + zero * ACROSS * step), float(anchor[1] + top * half), float(step), width, height
     )
+
+
+def _fitted(columns: np.ndarray, levels: np.ndarray, centres: np.ndarray) -> tuple[float, float, float]:
+    """Column 0's x, level 0's y and the step, fitted to the pieces' centres across and down at once (a
+    fit, not one pair's distance; nor the mean of a fit across and one down: on a narrow board the few
+    columns' would weigh as much as the many rows'), then again without the pieces the first fit leaves
+    farther than OUTLIER off (a bar's edge, a wall's)."""
+    keep = np.ones(len(columns), dtype=bool)
+    for _ in range(2):
+        count = int(keep.sum())
+        known = np.zeros((2 * count, 3))
+        known[:count, 0], known[count:, 1] = 1, 1
+        known[:count, 2], known[count:, 2] = columns[keep] * ACROSS, levels[keep] / 2
+        left, top, step = np.linalg.lstsq(known, np.concatenate([centres[keep, 0], centres[keep, 1]]), rcond=None)[0]
+        off = np.abs(centres - [left, top] - np.stack([columns * ACROSS * step, levels * step / 2], axis=1))
+        keep = off.max(axis=1) <= OUTLIER * step
+        if keep.sum() < FEWEST:
+            break
+    return float(left), float(top), float(step)
 
 
 def _near(piece: tuple[int, int]) -> list[tuple[int, int]]:
