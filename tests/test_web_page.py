@@ -1123,6 +1123,13 @@ def test_on_a_phone_plays_buttons_stay_on_one_row_when_why_comes(phone, server):
     assert len(tops) == 5 and len(set(tops)) == 1, tops
 
 
+def test_on_a_phone_quick_taps_on_the_buttons_do_not_zoom(phone):
+    """Two quick taps on Undo (or Hint) zoomed the page on a phone that zooms on a double tap (Safari): the buttons
+    take taps only (`touch-action: manipulation`), as the board already did."""
+    styles = phone.eval_on_selector_all("button", "buttons => buttons.map((b) => getComputedStyle(b).touchAction)")
+    assert set(styles) == {"manipulation"}, styles
+
+
 def answering(record: dict):
     """A route handler that answers a request with `record`, as the server answers."""
     return lambda route: route.fulfill(json=record)
