@@ -1166,6 +1166,14 @@ def test_after_generate_one_board_with_labels_and_play_on(phone):
         assert on_first_screen(phone, selector), selector
 
 
+def test_generate_says_an_8x8(phone):
+    """It said "Generated a 8x8 puzzle"."""
+    phone.evaluate("['width', 'height'].forEach((id) => (document.getElementById(id).value = 8))")  # folded away
+    phone.click("#generate")
+    phone.wait_for_selector("#status:has-text('Generated')")
+    assert phone.inner_text("#status").startswith("Generated an 8x8 puzzle with ")
+
+
 def test_the_labels_of_a_20x20_board_are_legible_and_apart_on_a_desktop_and_a_phone(page, phone, server):
     """At least 12 CSS pixels tall; where that makes neighbours overlap, every other one is shown."""
     for tab in (page, phone):

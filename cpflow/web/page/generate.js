@@ -33,7 +33,8 @@ export async function generate(page) {
     await loadBoard(page, answer.board, `generated_${answer.width}x${answer.height}_${answer.seed}`);
     const playing = !page.board.bridges.size && page.hooks.emit("play", []).includes(true);
     const next = playing ? "Drag from a dot to draw its path, or press Solve." : "Solve it yourself, or press Solve.";
-    say(`Generated a ${answer.width}x${answer.height} puzzle with ${answer.colours} colours, proven unique (seed ${answer.seed}) · ${seconds(answer.seconds)}. ${next}`, "ok");
+    const an = /^(8|11x|18x)/.test(`${answer.width}x`) ? "an" : "a"; // an 8x8, an 11x11, an 18x18; a 5x5
+    say(`Generated ${an} ${answer.width}x${answer.height} puzzle with ${answer.colours} colours, proven unique (seed ${answer.seed}) · ${seconds(answer.seconds)}. ${next}`, "ok");
   } catch (error) {
     showError(error.message);
   }
