@@ -598,6 +598,17 @@ def test_a_stroke_from_an_endpoint_draws_its_path_anew_and_stops_at_the_other_en
     assert page.locator("#editor .p-cell").count() == 1
 
 
+def test_a_path_drawn_over_is_cut_and_what_no_endpoint_reaches_goes(page, server):
+    """C drawn across B's half-drawn path left B's cells beyond the crossing as a stray piece (and the hint then
+    spoke of C touching itself): as in the game, B is cut there and its piece that no B endpoint reaches goes."""
+    open_puzzle(page, server, STARTER_TEXT)
+    drag(page, [(1, 4), (2, 4), (3, 4), (4, 4), (4, 3), (4, 2), (4, 1)])  # B, short of its other end r4c1
+    drag(page, [(2, 2), (3, 2), (4, 2)])  # C down across it at r5c3
+    page.wait_for_function("() => location.hash.endsWith('&d=//....B/..C.B/..CBB')")  # r5c2 went, r5c4 stayed
+    page.click("#undo")
+    assert page.locator("#editor .p-cell").count() == 6
+
+
 def test_a_hex_board_is_played_along_the_neighbours_the_server_gives(page, server):
     asked = []
     page.on("request", lambda request: request.url.endswith("/api/board") and asked.append(request.post_data_json))

@@ -3,9 +3,10 @@
 // The play is the cells drawn so far (`drawn`: cell key -> colour, endpoints left out), sent as `cpflow hint
 // --play` reads it: the puzzle's text with those cells coloured, written by the server (`api/board` with
 // `drawn`). A stroke starts on an endpoint or a drawn cell and colours each neighbouring cell the pointer
-// enters in its colour (over another colour's cell too: the hint then says what is wrong); going back over
+// enters in its colour (over another colour's cell too); going back over
 // the stroke's last cell takes it back. As in the game, a stroke from an endpoint draws its path anew (the cells
-// joined to that endpoint go as it leaves it; a tap keeps them), and a path stops at its other endpoint. Mouse, pen and touch alike (Pointer Events). Each stroke can be
+// joined to that endpoint go as it leaves it; a tap keeps them), a path stops at its other endpoint, and one drawn
+// over is cut there (what of it no endpoint reaches then goes). Mouse, pen and touch alike (Pointer Events). Each stroke can be
 // undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
 // verifier stands behind): "Solved!" with the moves and the time, or a rule broken, shown when Hint is pressed.
 // Going into Play or out of it clears the answer shown beside the board.
@@ -150,10 +151,20 @@ function onMove(mode, event) {
     const end = endpointAt(page.board, cell);
     if (end && end.colour !== colour) return; // another colour's endpoint is never drawn over
     if (atEnd) for (const j of joined(page, play.drawn, last, colour)) play.drawn.delete(j); // a path drawn anew
+    const over = play.drawn.get(k); // another colour's cell drawn over: its path is cut there
+    const piece = over && over !== colour ? joined(page, play.drawn, k, over) : null;
     if (!end) play.drawn.set(k, colour);
+    if (piece) cut(mode, k, over, piece);
     trail.push(k);
   }
   drawEditor(page);
+}
+
+function cut({ page, play }, k, colour, piece) {
+  // `k` drawn over: the cells of its `colour`'s `piece` that no endpoint of that colour reaches now go, as in the game.
+  const ends = page.board.ends.filter((end) => end.colour === colour).flatMap((end) => end.cells.map(key));
+  const kept = new Set(ends.flatMap((end) => [...joined(page, play.drawn, end, colour)]));
+  for (const j of piece) if (j !== k && !kept.has(j)) play.drawn.delete(j);
 }
 
 function onUp(mode) {
