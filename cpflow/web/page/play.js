@@ -3,11 +3,10 @@
 // The play is the cells drawn so far (`drawn`: cell key -> colour, endpoints left out), sent as `cpflow hint
 // --play` reads it: the puzzle's text with those cells coloured, written by the server (`api/board` with
 // `drawn`). A stroke starts on an endpoint or a drawn cell and colours each neighbouring cell the pointer
-// enters in its colour (over another colour's cell too); going back over
-// the stroke's last cell takes it back. As in the game, a stroke from an endpoint draws its path anew (the cells
-// joined to that endpoint go as it leaves it; a tap keeps them), a path stops at its other endpoint, and one drawn
-// over is cut there (what of it no endpoint reaches then goes). Mouse, pen and touch alike (Pointer Events). Each stroke can be
-// undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
+// enters in its colour (over another colour's cell too); going back over the stroke's last cell takes it back.
+// As in the game, a stroke from an endpoint draws its path anew (the cells joined to that endpoint go as it leaves
+// it; a tap keeps them), a path stops at its other endpoint, and one drawn over is cut there (what of it no endpoint
+// reaches then goes). Mouse, pen and touch alike (Pointer Events). Each stroke can be undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
 // verifier stands behind): "Solved!" with the moves and the time, or a rule broken, shown when Hint is pressed.
 // Going into Play or out of it clears the answer shown beside the board.
 // A hint's cells are shown in its colour with the cells that force it outlined, and
