@@ -1141,6 +1141,13 @@ def test_on_a_phone_quick_taps_on_the_buttons_do_not_zoom(phone):
     assert set(styles) == {"manipulation"}, styles
 
 
+def test_on_a_phone_a_tapped_button_is_not_left_outlined(phone):
+    """A tap left the button outlined as if the mouse stood over it (a phone keeps a tap's hover)."""
+    phone.tap("#count")  # an empty board: a quick error, nothing else changes
+    phone.wait_for_selector("#error:not([hidden])")
+    assert phone.eval_on_selector("#count", "b => getComputedStyle(b).borderColor") == "rgb(58, 61, 69)"  # --line
+
+
 def answering(record: dict):
     """A route handler that answers a request with `record`, as the server answers."""
     return lambda route: route.fulfill(json=record)
