@@ -26,9 +26,9 @@ TINY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 
 
 def meets(puzzle, solution: Solution, connect, cover) -> bool:
-    """Whether paths of some colours meet the requirements under the usual rules, blanks allowed."""
+    """Whether paths of some colours meet the requirements under the puzzle's touching rule, blanks allowed."""
     drawn = {c: puzzle.endpoints[c] for c in solution.paths}
-    relaxed = replace(puzzle, endpoints=drawn, rules=Rules(blanks=True), drawn={})
+    relaxed = replace(puzzle, endpoints=drawn, rules=Rules(touch=puzzle.rules.touch, blanks=True), drawn={})
     covered = solution.colour_of()
     others = {n for c, pair in puzzle.endpoints.items() if c not in drawn for n in pair}
     return (
@@ -152,7 +152,7 @@ def test_when_the_label_model_proves_nothing_the_parts_where_the_rules_refute_ar
     from cpflow.engines import relaxed_label as module  # why imports it when it builds a model (no OR-Tools before)
 
     class Silent(module.RelaxedLabel):
-        def solve(self, wanted, deadline):
+        def solve(self, wanted, deadline, window=None):
             return "unknown", None, []
 
     monkeypatch.setattr(module, "RelaxedLabel", Silent)
@@ -242,9 +242,9 @@ def test_a_set_far_from_minimal_shrinks_in_chunks_not_one_solve_an_element():
     class Whole:
         opened = False
 
-        def solve(self, wanted, deadline):
+        def solve(self, wanted, deadline, window=None):
             solves.append(len(wanted))
-            status, solution, _ = label.solve(wanted, deadline)
+            status, solution, _ = label.solve(wanted, deadline, window)
             return status, solution, list(wanted) if status == "infeasible" else []
 
     everything = label.requirements()

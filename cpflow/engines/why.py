@@ -30,14 +30,17 @@ from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, cell_name
 from cpflow.board.verify import violations
 from cpflow.clock import Deadline, OutOfTime
 from cpflow.engines.relaxed import Relaxed, Requirement, size
+from cpflow.engines.routing import route
 from cpflow.errors import InvalidSolution
 
 if TYPE_CHECKING:  # its model is CP-SAT's, imported when one is built: `Why` is imported where there is no OR-Tools
     from cpflow.engines.relaxed_label import RelaxedLabel
 
 LARGEST = 20_000  # nodes x colours of one model: a bigger part (or board) is not modelled, it would take long to build
+WINDOWS = (6, 12)  # steps around a set's cells of the windows its witnesses are looked for in first
 RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the parts tried, before the whole board
 FIRST = 0.5  # of the time left, the most the label model's first proof may take before the parts are tried
+ROUTED = 100  # the largest set whose elements' witnesses are routed (cpflow.engines.routing) before any solve
 SOLVE = 0.5  # seconds a shrinking solve may take in its first round; each next round doubles it
 
 
@@ -146,6 +149,7 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     found: list[tuple[Solution, dict]] = []  # every solution met so far and its cells: each may be a witness
     budget, where = SOLVE, radius
     ladders: dict[tuple[Requirement, ...], Ladder] = {}
+    routed: set[tuple[Requirement, int]] = set()  # (element, size of the set) the routing tried
     while True:
         stuck, waiting, chunk = False, set(), 1
         while deadline.left() != 0:
@@ -155,7 +159,19 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
                 break
             dropped = left[: min(chunk, (len(left) + 1) // 2)]
             rest = [r for r in core if r not in dropped]
-            status, solution, smaller = models.solve(rest, deadline.within(budget))
+            if len(dropped) == 1 and (dropped[0], len(core)) not in routed and len(core) <= ROUTED:
+                routed.add((dropped[0], len(core)))  # drawn without a solver, if the routing can
+                solution = route(
+                    puzzle, [c for _, c in rest if isinstance(c, str)], [n for _, n in rest if isinstance(n, tuple)]
+                )
+                if solution is not None:
+                    found.append((solution, solution.colour_of()))
+                    continue
+            status, solution, smaller = "unknown", None, []
+            if len(dropped) == 1 and not isinstance(models, Ladder):  # a witness comes fastest in a window
+                status, solution, smaller = _windowed(puzzle, models, core, rest, deadline.within(budget))
+            if status == "unknown":
+                status, solution, smaller = models.solve(rest, deadline.within(budget))
             if isinstance(models, Ladder):
                 where = models.radius
             elif status == "unknown" and len(dropped) == 1:  # the label model could not: the parts around the set may
@@ -180,6 +196,21 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
     return Why(connect, cover, kept, len(kept) == len(core), where)
+
+
+def _windowed(puzzle: Puzzle, board: RelaxedLabel, core: list[Requirement], wanted: list[Requirement], deadline):
+    """The label model's solve of `wanted` with the paths kept inside each of WINDOWS steps around
+    the set's cells in turn (its solutions are witnesses of the board; a proof counts only when its
+    core holds requirements alone): ('unknown', None, []) when none settles it."""
+    cells = [n for _, what in core for n in (puzzle.endpoints[what] if isinstance(what, str) else (what,))]
+    for radius in WINDOWS:
+        window = ball(puzzle, cells, radius)
+        if len(window) == len(puzzle.nodes) or deadline.left() == 0:
+            break
+        status, solution, smaller = board.solve(wanted, deadline, window)
+        if status != "unknown":
+            return status, solution, smaller
+    return "unknown", None, []
 
 
 def _witness(puzzle: Puzzle, core: list[Requirement], found: list[tuple[Solution, dict]], witnesses: dict) -> None:
