@@ -8,7 +8,7 @@ to the other (chosen among the colours whose endpoints are nearest the cell), ev
 cells no path holds yet and no other colour's endpoint. A shortest path never touches itself, and
 the second leg keeps clear of the first's cells and their neighbours, so under the no-touching
 rule each path is one. The routing is greedy: it tries again in other orders (seeded, so the
-same call draws the same) and gives up after `TRIES`, answering None; what it draws is checked
+same call draws the same) and gives up after `TRIES` (or at its deadline), answering None; what it draws is checked
 by the caller's verifier like any other witness.
 """
 
@@ -20,31 +20,36 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from cpflow.board.grid import Colour, Node, Puzzle, Solution
+from cpflow.clock import NEVER, Deadline
 
 TRIES = 8  # orders tried before giving up
 NEAREST = 4  # colours tried for each cell to cover, nearest first
 
 
-def route(puzzle: Puzzle, connect: Collection[Colour], cover: Collection[Node], tries: int = TRIES) -> Solution | None:
+def route(
+    puzzle: Puzzle, connect: Collection[Colour], cover: Collection[Node], deadline: Deadline = NEVER, tries: int = TRIES
+) -> Solution | None:
     """Paths that connect every colour of `connect` and cover every node of `cover` under the
     puzzle's rules (blanks allowed, other colours left out), or None when the greedy routing
-    finds none in `tries` orders."""
+    finds none in `tries` orders (or by the deadline)."""
     owner = puzzle.endpoint_colour()
     chance = random.Random(0)  # noqa: S311  (an order to try, not a secret)
     colours, cells = list(connect), [n for n in cover if n not in owner]
     around = puzzle.neighbours
     for attempt in range(tries):
+        if deadline.left() == 0:
+            return None
         if attempt:  # another order of the colours, the cells and each node's neighbours (which shortest path)
             chance.shuffle(colours)
             chance.shuffle(cells)
             around = {n: tuple(chance.sample(ws, len(ws))) for n, ws in puzzle.neighbours.items()}
-        found = _attempt(replace(puzzle, neighbours=around), owner, colours, cells)
+        found = _attempt(replace(puzzle, neighbours=around), owner, colours, cells, deadline)
         if found is not None:
             return found
     return None
 
 
-def _attempt(puzzle: Puzzle, owner: dict, colours: list[Colour], cells: list[Node]) -> Solution | None:
+def _attempt(puzzle: Puzzle, owner: dict, colours: list[Colour], cells: list[Node], deadline: Deadline):
     """One greedy routing: the colours wanted along shortest paths, then each cell left uncovered."""
     held: set[Node] = set()
     paths: dict[Colour, tuple[Node, ...]] = {}
@@ -58,6 +63,8 @@ def _attempt(puzzle: Puzzle, owner: dict, colours: list[Colour], cells: list[Nod
     for cell in cells:
         if cell in held:
             continue
+        if deadline.left() == 0:
+            return None
         through = _through(puzzle, owner, held, paths, cell)
         if through is None:
             return None

@@ -161,9 +161,8 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
             rest = [r for r in core if r not in dropped]
             if len(dropped) == 1 and (dropped[0], len(core)) not in routed and len(core) <= ROUTED:
                 routed.add((dropped[0], len(core)))  # drawn without a solver, if the routing can
-                solution = route(
-                    puzzle, [c for _, c in rest if isinstance(c, str)], [n for _, n in rest if isinstance(n, tuple)]
-                )
+                colours = [c for _, c in rest if isinstance(c, str)]
+                solution = route(puzzle, colours, [n for _, n in rest if isinstance(n, tuple)], deadline.within(budget))
                 if solution is not None:
                     found.append((solution, solution.colour_of()))
                     continue
