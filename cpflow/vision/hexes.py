@@ -36,7 +36,7 @@ CROSSED = 0.2  # of the pieces, at most, that a vertical line crosses in the mid
 BAND_REACH, BESIDE, ASIDE = 0.2, 0.22, 0.12
 BAND = 25.0  # BGR distance within which the band's points are one colour
 OFF = 40.0  # BGR distance, at least, of the points beside it from the band
-OUTLIER = 0.06  # of a cell: a piece farther than this from the first fit of the lattice is left out of the second
+OUTLIER = 0.06  # of a cell: a piece farther off the first fit of the lattice is left out of the second
 
 
 @dataclass(frozen=True)
@@ -148,22 +148,21 @@ def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray, image: np.nda
 
 
 def _fitted(columns: np.ndarray, levels: np.ndarray, centres: np.ndarray) -> tuple[float, float, float]:
-    """Column 0's x, level 0's y and the step, fitted to the pieces' centres across and down at once (a
-    fit, not one pair's distance; nor the mean of a fit across and one down: on a narrow board the few
-    columns' would weigh as much as the many rows'), then again without the pieces the first fit leaves
-    farther than OUTLIER off (a bar's edge, a wall's)."""
+    """Column 0's x, level 0's y and the step, from a fit across and one down: the step their two
+    estimates' mean, each weighed by the square of the span it was fitted over (a slope's precision:
+    on a narrow board the few columns' weigh less than the many rows'); then again without the pieces
+    the first fit leaves more than OUTLIER off (a bar's edge, a wall's)."""
     keep = np.ones(len(columns), dtype=bool)
     for _ in range(2):
-        count = int(keep.sum())
-        known = np.zeros((2 * count, 3))
-        known[:count, 0], known[count:, 1] = 1, 1
-        known[:count, 2], known[count:, 2] = columns[keep] * ACROSS, levels[keep] / 2
-        left, top, step = np.linalg.lstsq(known, np.concatenate([centres[keep, 0], centres[keep, 1]]), rcond=None)[0]
-        off = np.abs(centres - [left, top] - np.stack([columns * ACROSS * step, levels * step / 2], axis=1))
-        keep = off.max(axis=1) <= OUTLIER * step
-        if keep.sum() < FEWEST:
+        across, left = np.polyfit(columns[keep], centres[keep, 0], 1)
+        half, top = np.polyfit(levels[keep], centres[keep, 1], 1)
+        spans = np.ptp(centres[keep], axis=0) ** 2
+        step = float(np.average([across / ACROSS, 2 * half], weights=spans))
+        fit = np.stack([left + columns * across, top + levels * half], axis=1)
+        keep = np.abs(centres - fit).max(axis=1) <= OUTLIER * step
+        if keep.sum() < FEWEST or np.ptp(columns[keep]) < 1 or np.ptp(levels[keep]) < 1:
             break
-    return float(left), float(top), float(step)
+    return float(left), float(top), step
 
 
 def _near(piece: tuple[int, int]) -> list[tuple[int, int]]:
