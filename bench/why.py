@@ -7,14 +7,16 @@ with cpflow's own readers; those the front end proves unsolvable) and 20 unsolva
 larger solvable ones by swapping the second endpoints of two colours (the first pair that makes the
 board unsolvable, each solved to its end): the shared set's 50x50, 40x20 and 30x30 boards and the project's gen_30x30,
 gen_24x12 and gen_20x20. Prints a row per board: size, colours, the seconds `explanation` took (as
-`solve` gives it, `--seconds` at most), the set's size, whether it is minimal, its shape and where
-it was proven (the radius of the part, or `board`). With `--against COMMIT`, that commit's
+`solve` gives it, `--seconds` at most) and the CPU seconds it used (far fewer on a loaded machine),
+the set's size, whether it is minimal, its shape and where it was proven (the radius of the part, or
+`board`). With `--against COMMIT`, that commit's
 engines/why.py runs beside it on each board (its own model, the same seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
 import sys
 import time
@@ -85,6 +87,12 @@ def before(commit: str) -> types.ModuleType:
     return module
 
 
+def cpu() -> float:
+    """Seconds of CPU this process has used (every thread: CP-SAT's workers too)."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--community", type=Path, default=COMMUNITY)
@@ -97,25 +105,26 @@ def main() -> None:
     old = before(args.against) if args.against else None
     boards = community(args.community) + made(args.shared)
     with recorded("why", args.save, f"{len(boards)} unsolvable boards, {args.seconds:g} s each at most"):
-        head = ["board", "size", "colours", "s", "set", "minimal", "shape", "proven on"]
-        head += [f"s at {args.against}", f"set at {args.against}", f"minimal at {args.against}"] if old else []
+        head = ["board", "size", "colours", "s", "cpu s", "set", "minimal", "shape", "proven on"]
+        head += [f"s at {args.against}", f"cpu s at {args.against}", f"set at {args.against}"] if old else []
+        head += [f"minimal at {args.against}"] if old else []
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
         within = 0
         for name, puzzle in boards:
-            began = time.perf_counter()
+            began, spent = time.perf_counter(), cpu()
             reason = explanation(puzzle, Status.UNSOLVABLE, args.seconds)
-            took = time.perf_counter() - began
+            took, spent = time.perf_counter() - began, cpu() - spent
             found = reason.why if reason else None
             where = "-" if found is None else "board" if found.radius is None else f"part r{found.radius}"
-            row = [name, f"{puzzle.width}x{puzzle.height}", len(puzzle.colours), f"{took:.2f}"]
+            row = [name, f"{puzzle.width}x{puzzle.height}", len(puzzle.colours), f"{took:.2f}", f"{spent:.2f}"]
             row += [len(found.connect) + len(found.cover), "yes" if found.minimal else "no"] if found else ["-", "no"]
             row += [reason.kind if reason and reason.kind else "-", where]
             within += bool(found and found.minimal and took <= args.seconds + 0.5)
             if old:
-                began = time.perf_counter()
+                began, spent = time.perf_counter(), cpu()
                 then = old.why(puzzle, args.seconds)
-                row += [f"{time.perf_counter() - began:.2f}"]
+                row += [f"{time.perf_counter() - began:.2f}", f"{cpu() - spent:.2f}"]
                 row += [len(then.connect) + len(then.cover), "yes" if then.minimal else "no"] if then else ["-", "no"]
             print("| " + " | ".join(str(v) for v in row) + " |", flush=True)
         print(f"\n{within} of {len(boards)} boards: a minimal why with witnesses within {args.seconds:g} s")
