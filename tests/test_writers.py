@@ -136,6 +136,8 @@ def test_the_json_of_an_unsolvable_puzzle_says_why_as_before():
     assert [witness["drop"] for witness in why["witnesses"]] == [{"cover": [0, 1]}, {"cover": [1, 0]}]
     proof = json.loads(runner.invoke(app, ["unique", UNSOLVABLE, "--format", "json"]).stdout)
     assert proof["verdict"] == "unsolvable" and proof["why"] == why
+    hinted = json.loads(runner.invoke(app, ["hint", UNSOLVABLE, "--format", "json"]).stdout)
+    assert hinted["status"] == "unsolvable" and hinted["why"] == why  # the same record: cells to draw, found
 
 
 @pytest.mark.parametrize(

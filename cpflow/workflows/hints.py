@@ -26,9 +26,9 @@ from cpflow.deduce import sentences
 from cpflow.deduce.rulebook import GRADES
 from cpflow.deduce.rules import applies
 from cpflow.deduce.steps import STEP_KINDS, Step, conflict, next_step, with_step
-from cpflow.engines.why import Why
 from cpflow.errors import InvalidSolution, RulesUnsupported
 from cpflow.results import Status
+from cpflow.workflows.unsolvable import SECONDS, Reason, explanation
 
 STEP, MISTAKE, SOLVED, UNSOLVABLE, UNKNOWN = "step", "mistake", "solved", "unsolvable", "unknown"
 NOT_UNIQUE = "not-unique"  # the play has more than one solution (the spelling of `cpflow unique`)
@@ -46,7 +46,7 @@ class Hint:
     reason: str
     step: Step | None = None
     wrong: tuple[Node, ...] = ()
-    why: Why | None = None  # for an unsolvable puzzle: the requirements that cannot hold together
+    why: Reason | None = None  # for an unsolvable puzzle: why, as solve says it (cpflow.workflows.unsolvable)
     explained: tuple[str, ...] = ()  # a what if step by step (sentences.chain_lines)
     differ: tuple[Node, ...] = ()  # not-unique: the cells two solutions colour differently
     solutions: tuple[Solution, ...] = ()  # not-unique: two solutions of the play
@@ -175,12 +175,10 @@ def _mistake(play: Puzzle, time_limit: float | None) -> Hint:
 
     found = closest(play, play.drawn, time_limit)
     if found.status is Status.UNSOLVABLE:
-        from cpflow.engines.catalog import ENGINES
-        from cpflow.engines.why import why
-
-        explained = why(play, time_limit) if ENGINES["cpsat"].available() else None  # its proofs are CP-SAT's
-        said = sentences.why_sentence(explained.connect, explained.cover) if explained else ""
-        return Hint(UNSOLVABLE, play, f"the puzzle has no solution, whatever is drawn. {said}".strip(), why=explained)
+        seconds = SECONDS if time_limit is None else min(SECONDS, time_limit)
+        why = explanation(play, Status.UNSOLVABLE, seconds)  # the puzzle's, not the play's (why leaves it out)
+        said = why.sentence if why else ""
+        return Hint(UNSOLVABLE, play, f"the puzzle has no solution, whatever is drawn. {said}".strip(), why=why)
     if found.status is Status.UNKNOWN:
         return Hint(UNKNOWN, play, "the time limit came before the mistake was found")
     assert found.solution is not None  # neither unsolvable nor unknown: solved, with a solution

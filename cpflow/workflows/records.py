@@ -96,7 +96,7 @@ def hinted(found: Hint) -> dict:
     """A hint: its status, and for a step the rule, colour, cells, the cells that force it and
     why (for a what if, its chains to play cell by cell: `assumed`); for a mistake
     the cells to take back; for a puzzle of several solutions, two and the cells where they differ;
-    the play's rows (after the step)."""
+    for an unsolvable one its `why`, as solve's record has it; the play's rows (after the step)."""
     record: dict = {"status": found.status}
     if found.step:
         step = found.step
@@ -114,8 +114,7 @@ def hinted(found: Hint) -> dict:
         record["cells"] = _cells(found.wrong or found.differ)
     if found.solutions:
         record["solutions"] = [solution(found.play, one) for one in found.solutions]
-    if found.why:
-        record["why"] = explained(found.why)
+    record |= why(found.why)
     return record | {"reason": found.reason, "play": play_rows(found.play)}
 
 

@@ -304,7 +304,7 @@ function saySolved({ play }) {
 
 function markWhy({ page, play }, why) {
   // The cells that cannot all be covered, and the ends of the colours that cannot all connect. A why that found
-  // none (`found` false: none in time) has no cells, only its sentence; a hint's why is one found (it has no `found`).
+  // none (`found` false: none in time) has no cells, only its sentence (a hint's why is the same record as a solve's).
   if (why.found === false) return;
   const ends = page.board.ends.filter((e) => why.connect.includes(e.colour)).flatMap((e) => e.cells);
   play.marks = { kind: "why", cells: why.cover, because: ends };
