@@ -57,3 +57,19 @@ def test_reading_a_picture_builds_no_opencv_lab_tables():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_process_reading_many_pictures_converts_later_ones_whole_with_the_same_values(monkeypatch):
+    """After `LAZY` pictures OpenCV's tables pay for themselves (a server): the conversion is then OpenCV's
+    own, whole, and a reading gives the same board either way."""
+    from cpflow.vision import lab
+    from cpflow.vision.screenshot import read
+    from cpflow.vision.synthetic import Shot, make
+
+    monkeypatch.setattr(lab, "_converted", [0])  # as a fresh process
+    data, puzzle = make(Shot(played=0.5, seed=2))
+    readings = [read(data).puzzle for _ in range(lab.LAZY + 2)]
+    assert lab._converted[0] == lab.LAZY
+    assert isinstance(lab.picture(np.zeros((2, 2, 3), np.uint8)), np.ndarray)
+    assert all(reading == readings[0] for reading in readings)
+    assert {c: set(e) for c, e in readings[0].endpoints.items()} == {c: set(e) for c, e in puzzle.endpoints.items()}

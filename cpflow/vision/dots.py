@@ -10,13 +10,12 @@ stand out from the cell's corners (the empty board, or the faint tint of a pipe'
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
 from cpflow.board.grid import Cell
 from cpflow.vision.hexes import Grid
-from cpflow.vision.lab import Lab
+from cpflow.vision.lab import picture
 
 RADII = (0.21, 0.25, 0.28)  # of a cell: the ring read, inside the smallest dot, outside a pipe's band
 ANGLES = 24
@@ -44,10 +43,10 @@ class Dot:
 
 
 def lab_image(image: np.ndarray) -> np.ndarray:
-    """The picture in CIE Lab (L 0..100), where distances follow what the eye tells apart: indexed as the
-    picture is, each pixel converted when read (cpflow.vision.lab: OpenCV's values, without its tables).
-    Typed as the array it stands in for: its readers only index it and read its shape."""
-    return cast(np.ndarray, Lab(image))
+    """The picture in CIE Lab (L 0..100), where distances follow what the eye tells apart (cpflow.vision.lab:
+    OpenCV's values; a process's first pictures converted pixel by pixel as read, without its tables).
+    Its readers only index it and read its shape."""
+    return picture(image)
 
 
 def median(values: np.ndarray | list) -> np.ndarray:
