@@ -17,7 +17,6 @@ import numpy as np
 
 from cpflow.board.grid import Cell, Puzzle
 from cpflow.errors import CpflowError, NotAnImage, ScreenshotUnreadable
-from cpflow.vision import debug
 from cpflow.vision.board import REACH, THIN, Lattice, find_lattice, ridges
 from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
@@ -90,6 +89,8 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     and on a solved one a pipe through every cell makes a grid of half cells."""
     vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
     if debug_dir is not None:
+        from cpflow.vision import debug  # only when asked for (start-up time)
+
         debug.write_lines(debug_dir, image, vertical, horizontal)
     try:
         lattice: Grid = find_hex_lattice(vertical, horizontal, image) or find_lattice(vertical, horizontal)
@@ -120,6 +121,8 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
             with suppress(ScreenshotUnreadable):
                 return _reading(picture, debug_dir, name, THIN)
         if debug_dir is not None:
+            from cpflow.vision import debug  # only when asked for (start-up time)
+
             debug.write(debug_dir, image, lattice, dots, holes, None)
         raise
     endpoints = {colour: (a.cell, b.cell) for colour, (a, b) in named.items()}
@@ -142,6 +145,8 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     sure = confidence(dotted, bare, pairing(named.values(), dots))
     play = read_play(lab, lattice, named, puzzle)
     if debug_dir is not None:
+        from cpflow.vision import debug  # only when asked for (start-up time)
+
         debug.write(debug_dir, image, lattice, dots, holes, named, play)
     check(sure)
     return Reading(puzzle, play, sure)
