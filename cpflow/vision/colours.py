@@ -10,7 +10,7 @@ red, ...), so that the puzzle reads and draws like the game.
 
 from __future__ import annotations
 
-from itertools import chain, combinations, count
+from itertools import chain, count
 
 import numpy as np
 
@@ -29,15 +29,16 @@ def pair_dots(dots: list[Dot]) -> list[tuple[Dot, Dot]]:
     if not dots:
         raise ScreenshotUnreadable("no endpoint dots found on the board")
     pairs = []
-    by_distance = sorted(combinations(range(len(dots)), 2), key=lambda ij: _distance(dots[ij[0]], dots[ij[1]]))
+    first, second = np.triu_indices(len(dots), 1)  # every two dots once, all their distances at once
+    labs = np.array([dot.lab for dot in dots], dtype=float)
+    apart = np.linalg.norm(labs[first] - labs[second], axis=1)
+    near = np.flatnonzero(apart <= APART)
     taken: set[int] = set()
-    for i, j in by_distance:
+    for k in near[np.argsort(apart[near], kind="stable")]:
+        i, j = int(first[k]), int(second[k])
         if i in taken or j in taken:
             continue
-        a, b = dots[i], dots[j]
-        if _distance(a, b) > APART:
-            break
-        pairs.append((a, b))
+        pairs.append((dots[i], dots[j]))
         taken |= {i, j}
     alone = [dot for k, dot in enumerate(dots) if k not in taken]
     if alone:
@@ -63,10 +64,6 @@ def name_pairs(pairs: list[tuple[Dot, Dot]]) -> dict[Colour, tuple[Dot, Dot]]:
     for k in range(len(pairs)):
         names.setdefault(k, next(spare))
     return {names[k]: pair for k, pair in enumerate(pairs)}
-
-
-def _distance(a: Dot, b: Dot) -> float:
-    return float(np.linalg.norm(np.subtract(a.lab, b.lab)))
 
 
 def _hex(dot: Dot) -> str:
