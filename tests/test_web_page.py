@@ -609,6 +609,31 @@ def test_a_path_drawn_over_is_cut_and_what_no_endpoint_reaches_goes(page, server
     assert page.locator("#editor .p-cell").count() == 6
 
 
+B_WHOLE = [(1, 4), (2, 4), (3, 4), (4, 4), (4, 3), (4, 2), (4, 1), (4, 0), (3, 0)]  # starter_5x5's B, end to end
+
+
+@pytest.mark.parametrize(
+    ("stroke", "reload", "left"),
+    [
+        (B_WHOLE, False, "//....B/..C.B/..CBB"),  # from r2c5: r5c1 and r5c2 go
+        (B_WHOLE[::-1], False, "///..C/BBC"),  # from r4c1: r3c5 to r5c4 go
+        (B_WHOLE[::-1], True, "///..C/BBC"),  # the same after a reload (the longer side, r2c5's, is not kept)
+    ],
+)
+def test_a_complete_path_drawn_over_keeps_the_side_it_was_started_from(page, server, stroke, reload, left):
+    """C drawn across B's complete path kept both halves of B (each still reached an endpoint): as in the game, B is
+    cut there and keeps the side of the end it was drawn from, across a reload too; Undo brings the other side back."""
+    open_puzzle(page, server, STARTER_TEXT)
+    drag(page, stroke)
+    if reload:
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+    drag(page, [(2, 2), (3, 2), (4, 2)])  # C down across B at r5c3
+    page.wait_for_function("(left) => location.hash.endsWith('&d=' + left)", arg=left)
+    page.click("#undo")
+    page.wait_for_function("() => location.hash.endsWith('&d=//....B/....B/BBBBB')")
+
+
 def test_a_hex_board_is_played_along_the_neighbours_the_server_gives(page, server):
     asked = []
     page.on("request", lambda request: request.url.endswith("/api/board") and asked.append(request.post_data_json))

@@ -1,5 +1,6 @@
 // What a reload would lose of a play besides its drawing (which the address holds, link.js): the moves, the hints
-// applied, the seconds played, the time it was solved in, and the strokes Undo takes back. Kept in the tab's
+// applied, the seconds played, the time it was solved in, the strokes Undo takes back, and the end each colour's
+// path was started from (the side a cut keeps). Kept in the tab's
 // sessionStorage with the address it belongs to (its puzzle and drawing), and given back only to that address, so
 // that a reload goes on where it was; a link opened elsewhere (another tab, another phone) starts its count anew.
 
@@ -23,6 +24,7 @@ export function keepPlay(play) {
     seconds: play.began === null ? 0 : (performance.now() - play.began) / 1000,
     took: play.took,
     undos: play.undos.slice(-UNDOS).map(drawingOf),
+    from: [...play.from],
   };
   try {
     sessionStorage.setItem(NAME, JSON.stringify(kept));
@@ -44,6 +46,7 @@ export function restorePlay(play, board, kept) {
   if (!kept || kept.puzzle !== puzzleOf(location.hash) || kept.drawing !== drawingOf(play.drawn)) return false;
   const drawn = (drawing) => new Map(drawnIn(`#p=${drawing}`, board).map(([r, c, colour]) => [key([r, c]), colour]));
   Object.assign(play, { moves: kept.moves, hints: kept.hints, took: kept.took, undos: kept.undos.map(drawn) });
+  play.from = new Map(kept.from || []);
   play.began = performance.now() - kept.seconds * 1000;
   return true;
 }

@@ -1,5 +1,5 @@
 // Where a path may go on the board being played (play.js): the cells it steps to from a cell, the colour a cell
-// holds (drawn, or its endpoint's), and the cells of one colour joined to a cell.
+// holds (drawn, or its endpoint's), the cells of one colour joined to a cell, and what of a path drawn over goes.
 
 import { cellOf, endpointAt, key, wallKey } from "./board.js";
 
@@ -29,4 +29,20 @@ export function joined(page, drawn, from, colour) {
     }
   }
   return seen;
+}
+
+export function cutAway(page, drawn, k, colour, piece, from) {
+  // The cells of `colour`'s `piece` (the cells joined to `k` before another colour was drawn over it, as `drawn` now
+  // holds) that go, as in the game: the path is cut at `k` and what lies beyond the cut goes. A path joined to both
+  // its ends keeps the side of the end it was started from (`from`, an endpoint's key), or, its start unknown (a play
+  // from a link or a screenshot), its longer side; any other piece keeps what an endpoint of its colour still reaches.
+  const ends = page.board.ends.filter((end) => end.colour === colour).flatMap((end) => end.cells.map(key));
+  const reached = ends.filter((end) => piece.has(end)); // an end outside the piece reaches none of it
+  const sides = reached.map((end) => joined(page, drawn, end, colour));
+  let kept = new Set(sides.flatMap((side) => [...side]));
+  if (sides.length === 2) {
+    const start = reached.indexOf(from);
+    kept = sides[start >= 0 ? start : Number(sides[1].size > sides[0].size)];
+  }
+  return [...piece].filter((j) => j !== k && !kept.has(j));
 }

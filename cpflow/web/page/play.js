@@ -5,8 +5,8 @@
 // `drawn`). A stroke starts on an endpoint or a drawn cell and colours each neighbouring cell the pointer
 // enters in its colour (over another colour's cell too); going back over the stroke's last cell takes it back.
 // As in the game, a stroke from an endpoint draws its path anew (the cells joined to that endpoint go as it leaves
-// it; a tap keeps them), a path stops at its other endpoint, and one drawn over is cut there (what of it no endpoint
-// reaches then goes). Mouse, pen and touch alike (Pointer Events). Each stroke can be undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
+// it; a tap keeps them), a path stops at its other endpoint, and one drawn over is cut there (what lies beyond the cut,
+// seen from the end it was started from, goes: passages.js). Mouse, pen and touch alike (Pointer Events). Each stroke can be undone (Undo, Ctrl-Z). Once every cell is drawn the server checks the play (`api/hint`, whose "solved" the
 // verifier stands behind): "Solved!" with the moves and the time, or a rule broken, shown when Hint is pressed.
 // Going into Play or out of it clears the answer shown beside the board.
 // A hint's cells are shown in its colour with the cells that force it outlined, and
@@ -24,7 +24,7 @@ import { colourOf, drawEditor, pointAt } from "./draw.js";
 import { keepPlay, keptPlay, restorePlay } from "./keep.js";
 import { drawingOf } from "./link.js";
 import { options } from "./options.js";
-import { colourIn, joined, passagesOf } from "./passages.js";
+import { colourIn, cutAway, joined, passagesOf } from "./passages.js";
 import { resetAnswer, showDrawing, written } from "./session.js";
 import { say, showError } from "./status.js";
 
@@ -34,6 +34,7 @@ export function startPlay(page) {
     drawn: new Map(), // cell key -> colour
     undos: [], // the play before each stroke or applied hint
     stroke: null, // { colour, trail: [cell keys] } while the pointer is down
+    from: new Map(), // colour -> the key of the endpoint its path was last started from (a cut keeps that side)
     marks: null, // { kind: "step" | "chain" | "piece" | "mistake" | "why", cells: [[r, c]], because: [[r, c]], colour }
     why: null, // a what if's chain being shown link by link (chain.js)
     moves: 0, // strokes that drew or took back a cell, and hints applied
@@ -45,7 +46,7 @@ export function startPlay(page) {
   const mode = { page, play };
   page.hooks.on("draw", (svg) => drawPlay(mode, svg));
   page.hooks.on("changed", () => {
-    Object.assign(play, { drawn: new Map(), undos: [], marks: null, moves: 0, hints: 0, began: null });
+    Object.assign(play, { drawn: new Map(), undos: [], from: new Map(), marks: null, moves: 0, hints: 0, began: null });
     edited(play);
     showDrawing(page, "");
     if (play.on) setPlaying(mode, false); // a new board (loaded, or made anew) starts in the editor
@@ -130,6 +131,7 @@ function onDown(mode, event) {
   play.undos.push(new Map(play.drawn));
   play.marks = null;
   play.stroke = { colour, trail: [key(cell)] };
+  if (endpointAt(mode.page.board, cell)) play.from.set(colour, key(cell));
 }
 
 function onMove(mode, event) {
@@ -153,17 +155,10 @@ function onMove(mode, event) {
     const over = play.drawn.get(k); // another colour's cell drawn over: its path is cut there
     const piece = over && over !== colour ? joined(page, play.drawn, k, over) : null;
     if (!end) play.drawn.set(k, colour);
-    if (piece) cut(mode, k, over, piece);
+    if (piece) for (const j of cutAway(page, play.drawn, k, over, piece, play.from.get(over))) play.drawn.delete(j);
     trail.push(k);
   }
   drawEditor(page);
-}
-
-function cut({ page, play }, k, colour, piece) {
-  // `k` drawn over: the cells of its `colour`'s `piece` that no endpoint of that colour reaches now go, as in the game.
-  const ends = page.board.ends.filter((end) => end.colour === colour).flatMap((end) => end.cells.map(key));
-  const kept = new Set(ends.flatMap((end) => [...joined(page, play.drawn, end, colour)]));
-  for (const j of piece) if (j !== k && !kept.has(j)) play.drawn.delete(j);
 }
 
 function onUp(mode) {
