@@ -280,20 +280,27 @@ def test_share_shows_the_link_when_the_browser_refuses_the_clipboard(page, serve
     assert page.is_hidden("#share-link")
 
 
-def test_a_bad_link_shows_the_editors_line_and_the_page_goes_on(page, server):
+@pytest.mark.parametrize("escape", [False, True], ids=["row-short", "stray-percent"])
+def test_a_bad_link_tells_a_player_what_to_do_the_editors_line_under_details(page, server, escape):
+    """A bad link showed only the reader's line (`link:5:5: row has 4 cells, the first row has 5`): now a player's
+    sentence says what is wrong and what to do, and the line is kept, folded under Details. A link cut short (a row
+    short) and one cut inside a percent-escape (a stray `%2`, which does not decode) alike."""
     bad = ".GY.Y\nGO..B\nR.CO.\nBR.C.\n....\n"  # a row short
     page.click("#load summary")
     page.fill("#text", bad)
     page.click("#read")
     page.wait_for_selector("#error:not([hidden])")
     pasted = page.inner_text("#error")
-    page.goto(f"{server}?bad{link_to(bad)}")
+    link = "#p=.GY.Y/GO..B/R.CO./BR.C./....%2" if escape else link_to(bad)
+    page.goto(f"{server}?bad{link}")
     page.wait_for_selector("body[data-ready]")
-    assert (
-        page.inner_text("#error")
-        == pasted.replace("pasted:", "link:")
-        == "link:5:5: row has 4 cells, the first row has 5"
-    )
+    said = page.inner_text("#error")
+    assert said.startswith("This link does not open a puzzle:") and "Ask for the link again, or pick a level." in said
+    assert page.is_hidden("#error code")  # the detail folded away
+    page.click("#error summary")
+    line = page.inner_text("#error code")
+    assert pasted == "pasted:5:5: row has 4 cells, the first row has 5"
+    assert line.startswith("link:5:") if escape else line == pasted.replace("pasted:", "link:")
     assert "#p=" not in page.url and page.locator("#editor .e-cell").count() == 25  # a blank board to go on with
     for a, b in STARTER_PAIRS:
         click_cell(page, a)

@@ -5,8 +5,10 @@ import { $ } from "./dom.js";
 import { loadBoard } from "./session.js";
 import { say, showError } from "./status.js";
 
-export async function readText(page, text, name) {
-  if (!text.trim()) return showError("Paste a puzzle first (or upload a file).");
+export async function readText(page, text, name, refused = showError) {
+  // The puzzle a text holds, read by the server into the editor; true if it was. What is wrong with it goes to
+  // `refused` (the reader's line: `name:line:col: what is wrong`).
+  if (!text.trim()) return refused("Paste a puzzle first (or upload a file).");
   const index = Math.max(1, parseInt($("index").value, 10) || 1);
   try {
     const answer = await page.api.job("api/read", { puzzle: text, name, index });
@@ -16,7 +18,7 @@ export async function readText(page, text, name) {
     say(`Loaded ${name}: ${answer.width}x${answer.height} ${answer.shape}, ${Object.keys(answer.endpoints).length} colours. Press Solve.`);
     return true;
   } catch (error) {
-    showError(error.message);
+    refused(error.message);
   }
 }
 

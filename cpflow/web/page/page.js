@@ -26,7 +26,7 @@ import { drawnIn, puzzleIn } from "./link.js";
 import { startOptions } from "./options.js";
 import { startPlay } from "./play.js";
 import { createPage, readSize, setBoard } from "./session.js";
-import { say } from "./status.js";
+import { say, showError } from "./status.js";
 
 async function start() {
   const page = createPage(JSON.parse($("config").textContent));
@@ -64,13 +64,16 @@ async function start() {
   document.body.dataset.ready = "true";
 }
 
+const BAD_LINK = "This link does not open a puzzle: part of it is missing or changed. Ask for the link again, or pick a level.";
+
 async function openLink(page, hash) {
-  // The puzzle a link holds, in Play with the play it holds (play.js); a bad one: the reader's line, as for a file.
-  // True if one opened.
+  // The puzzle a link holds, in Play with the play it holds (play.js); a bad one: what a player can do, the reader's
+  // line (as for a file) under Details (any other error, a server busy, as it comes). True if one opened.
   const text = puzzleIn(hash);
   if (!text) return false;
   $("text").value = text;
-  const opened = await readText(page, text, "link");
+  const refused = (line) => (line.startsWith("link:") ? showError(BAD_LINK, line) : showError(line));
+  const opened = await readText(page, text, "link", refused);
   if (opened) page.hooks.emit("link", drawnIn(hash, page.board));
   return opened;
 }
