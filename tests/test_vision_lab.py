@@ -38,6 +38,8 @@ def test_a_picture_in_lab_is_indexed_as_the_picture_is():
     assert np.array_equal(lab[ys, xs], whole[ys, xs])
     assert np.array_equal(lab[3:9, 10:20], whole[3:9, 10:20])
     assert np.array_equal(lab[7, 8], whole[7, 8])
+    lab[2:12, 5:25][:] = -1.0  # each pixel is converted once and kept: what a reader does to its copy stays its own
+    assert np.array_equal(lab[0:40, 0:60], whole) and np.array_equal(lab[ys, xs], whole[ys, xs])
 
 
 def test_reading_a_picture_builds_no_opencv_lab_tables():

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from cpflow.board.grid import lattice
 from cpflow.errors import ScreenshotUnreadable
@@ -114,19 +115,28 @@ class Segment:
     across: int
 
 
-def line_pixel(picture: np.ndarray, x: float, y: float, across: int) -> np.ndarray:
-    """The line's pixel near (x, y): of those within one pixel across the line, the one farthest from
-    the mean of the pixels three to either side (the background). `picture`: float BGR."""
+def line_pixels(picture: np.ndarray, points: list[tuple[float, float, int]]) -> np.ndarray:
+    """Each point's line pixel (`points`: x, y, and `across` 1 for a vertical line, read left to right, 0 for
+    a horizontal one): of the pixels within one pixel across the line, the one farthest from the mean of the
+    pixels three to either side (the background), the first of equals; all points at once. `picture`:
+    float BGR of 8-bit values (so the distances are exact, summed in any order)."""
     height, width = picture.shape[:2]
-    col, row = min(width - 1, max(0, int(round(x)))), min(height - 1, max(0, int(round(y))))  # a lattice may run off it
-    offsets = (-1, 0, 1)
-    if across:  # a vertical line: look left and right
-        near = [picture[row, min(width - 1, max(0, col + d))] for d in offsets]
-        side = (picture[row, max(0, col - 3)] + picture[row, min(width - 1, col + 3)]) / 2
-    else:
-        near = [picture[min(height - 1, max(0, row + d)), col] for d in offsets]
-        side = (picture[max(0, row - 3), col] + picture[min(height - 1, row + 3), col]) / 2
-    return max(near, key=lambda p: float(np.linalg.norm(p - side)))
+    if not len(points):
+        return np.empty((0, *picture.shape[2:]), picture.dtype)
+    x, y, across = np.asarray(points, dtype=float).T
+    col, row = np.round(x).astype(int).clip(0, width - 1), np.round(y).astype(int).clip(0, height - 1)  # may run off
+    down = across[:, None] == 0  # a horizontal line: look up and down
+    col, row, offsets, reach = col[:, None], row[:, None], np.array([-1, 0, 1]), np.array([-3, 3])
+    near = picture[
+        np.where(down, (row + offsets).clip(0, height - 1), row),
+        np.where(down, col, (col + offsets).clip(0, width - 1)),
+    ]
+    beside = picture[
+        np.where(down, (row + reach).clip(0, height - 1), row), np.where(down, col, (col + reach).clip(0, width - 1))
+    ]
+    apart = near - ((beside[:, 0] + beside[:, 1]) / 2)[:, None]
+    farthest = np.sqrt(np.add.reduce(apart * apart, axis=-1)).argmax(axis=1)
+    return near[np.arange(len(near)), farthest]
 
 
 def ridges(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
@@ -186,12 +196,11 @@ def profile(mask: np.ndarray, axis: int) -> np.ndarray:
 def peaks(strength: np.ndarray) -> list[tuple[int, float]]:
     """Columns (rows) that stand out as lines: local maxima well above the typical column."""
     floor = max(3.0 * RUN, 4 * float(np.median(strength)), 0.08 * float(strength.max(initial=0)))
+    highest = sliding_window_view(np.pad(strength.astype(float), 3, constant_values=-np.inf), 7).max(axis=1)
     found: list[tuple[int, float]] = []
-    for i in range(1, len(strength) - 1):
-        here = strength[i]
-        if here >= floor and here >= strength[max(0, i - 3) : i + 4].max():
-            if not found or i - found[-1][0] > 3:
-                found.append((i, float(here)))
+    for i in np.flatnonzero((strength >= floor) & (strength >= highest)).tolist():
+        if 0 < i < len(strength) - 1 and (not found or i - found[-1][0] > 3):
+            found.append((i, float(strength[i])))
     return found
 
 

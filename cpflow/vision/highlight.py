@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpflow.vision.board import Lattice, line_pixel
+from cpflow.vision.board import Lattice, line_pixels
 from cpflow.vision.hexes import Grid
 
 ALONG = (0.2, 0.8)  # of a cell edge: where the lines are read, clear of a pipe's band across them
@@ -93,5 +93,5 @@ def _line_points(image: np.ndarray, grid: Lattice) -> tuple[np.ndarray, np.ndarr
     """Points on the grid lines between the board's cells, (x, y), and their colours (BGR)."""
     picture = image.astype(np.float32)
     points = [(point, segment.across) for segment in grid.segments(ALONG) for point in segment.points]
-    values = [line_pixel(picture, x, y, across) for (x, y), across in points]
+    values = line_pixels(picture, [(x, y, across) for (x, y), across in points])
     return np.array([point for point, _ in points], dtype=np.float32), np.array(values, dtype=np.float32)

@@ -37,7 +37,7 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
     bare, or one with a dot or a line, is one whatever its middle)."""
     cells = [(row, col) for row in range(lattice.height) for col in range(lattice.width)]
     outside = page(lab, lattice)
-    margins = {cell: _bare(lab, lattice, *cell, outside) for cell in cells}
+    margins = _bares(lab, lattice, cells, outside)
     bare = {cell for cell, sure in margins.items() if sure > 0}
     around: dict[Cell, list[tuple[Cell, Side]]] = {cell: [] for cell in bare}
     for (cell, other), kind in sides.items():
@@ -135,16 +135,36 @@ def _edges_seen(lattice: Lattice, sides: Sides) -> list[bool]:
     return [sum(side is not Side.NOTHING for side in line) >= EDGE * len(line) for line in along]
 
 
-def _bare(lab: np.ndarray, lattice: Grid, row: int, col: int, outside: np.ndarray) -> float:
-    """Whether the cell is bare page: its middle the colour of its corners (no dot, no pipe) and of
+def _bares(lab: np.ndarray, lattice: Grid, cells: list[Cell], outside: np.ndarray) -> dict[Cell, float]:
+    """Whether each cell is bare page: its middle the colour of its corners (no dot, no pipe) and of
     the page round the board (`outside`; not a bridge's tile, say). Said as a margin (`dots.margin`):
-    above 0 for bare, the narrowest of the two tests passed; below 0 for not, the clearest failed."""
-    (x, y), reach = lattice.centre(row, col), max(1, round(0.15 * lattice.step))
+    above 0 for bare, the narrowest of the two tests passed; below 0 for not, the clearest failed.
+    The middles and corners of all the cells are read at once (a middle cut by the picture's edge alone)."""
     height, width = lab.shape[:2]
-    middle = lab[max(0, round(y) - reach) : round(y) + reach + 1, max(0, round(x) - reach) : round(x) + reach + 1]
-    ys, xs = corners(lattice, row, col)
-    board = median(lab[ys.clip(0, height - 1), xs.clip(0, width - 1)])
-    colour = median(middle.reshape(-1, 3)) if middle.size else board + 2 * BARE
+    reach = max(1, round(0.15 * lattice.step))
+    centres = np.array([lattice.centre(*cell) for cell in cells], dtype=float).reshape(len(cells), 2)
+    xs, ys = np.round(centres[:, 0]).astype(int), np.round(centres[:, 1]).astype(int)
+    inside = (ys >= reach) & (ys + reach < height) & (xs >= reach) & (xs + reach < width)
+    span = np.arange(-reach, reach + 1)
+    square = lab[ys[inside, None, None] + span[:, None], xs[inside, None, None] + span]  # cells x rows x columns x Lab
+    middles = iter(median(square.reshape(len(square), len(span) ** 2, 3).swapaxes(0, 1)))  # down each one's points
+    corner = [corners(lattice, *cell) for cell in cells]
+    cys, cxs = np.array([ys_ for ys_, _ in corner]).clip(0, height - 1), np.array([xs_ for _, xs_ in corner])
+    boards = median(lab[cys, cxs.clip(0, width - 1)].swapaxes(0, 1))
+    found = {}
+    for k, cell in enumerate(cells):
+        if inside[k]:
+            colour = next(middles)
+        else:
+            x, y = xs[k], ys[k]
+            middle = lab[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1]
+            colour = median(middle.reshape(-1, 3)) if middle.size else boards[k] + 2 * BARE
+        found[cell] = _bare(colour, boards[k], outside)
+    return found
+
+
+def _bare(colour: np.ndarray, board: np.ndarray, outside: np.ndarray) -> float:
+    """A cell's margin of bare page (`_bares`), its middle's colour and its corners' given."""
     tests = [(float(np.linalg.norm(colour - board)), BARE), (float(np.linalg.norm(colour - outside)), PAGE)]
     failed = [margin(value, most, most) for value, most in tests if value >= most]
     return -max(failed) if failed else max(1e-9, min(margin(value, most, most) for value, most in tests))

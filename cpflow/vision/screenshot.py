@@ -102,10 +102,10 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     image, lattice, seen = _margined(image, lattice)
     if seen is not None:  # the lines on the picture's edge are ridges now
         vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
-    shot = image
+    shot, shot_lab = image, lab_image(image)  # each pixel converted once, whatever the lattice (cpflow.vision.lab)
     grown = False
     while True:  # again on a lattice less its edge lines that are not the board's, or with one more
-        image, lab, dots, pairs, dotted = _without_highlight(shot, lattice)
+        image, lab, dots, pairs, dotted = _without_highlight(shot, shot_lab, lattice)
         sides = _cut(read_sides(image, lattice, vertical, horizontal), lattice, seen)
         holes, bare = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
         changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
@@ -264,12 +264,11 @@ def _run(lines: list[set[Cell]], holes: set[Cell], sides: Sides, dots: set[Cell]
     return len(lines)
 
 
-def _without_highlight(image: np.ndarray, lattice: Grid):
-    """The picture, in Lab too, its dots, their pairs (None when they do not pair) and each cell's
-    margin of dot or none (`dots.find_dots`), with the finger's highlight taken off
+def _without_highlight(image: np.ndarray, lab: np.ndarray, lattice: Grid):
+    """The picture, in Lab too (`lab`: as `lab_image` gives it), its dots, their pairs (None when they do
+    not pair) and each cell's margin of dot or none (`dots.find_dots`), with the finger's highlight taken off
     (cpflow.vision.highlight) when the grid lines show one: the first guess of its colour whose
     unblended dots pair up, else the picture as it is."""
-    lab = lab_image(image)
     outside = page(lab, lattice)
     dots, margins = find_dots(image, lab, lattice, outside)
     for guess in find_highlight(image, lattice, [np.array(dot.bgr, dtype=np.float32) for dot in dots]):

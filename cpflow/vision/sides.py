@@ -25,7 +25,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell, cell_name
 from cpflow.errors import ScreenshotUnreadable
-from cpflow.vision.board import Lattice, Segment, line_pixel
+from cpflow.vision.board import Lattice, Segment, line_pixels
 from cpflow.vision.dots import corners
 from cpflow.vision.hexes import SIDES, Grid, HexLattice
 
@@ -71,7 +71,7 @@ def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: 
     segments = grid.segments(ENDS, outer=True)
     inner = [segment for segment in segments if all(grid.inside(cell) for cell in segment.cells)]
     points = [(x, y, segment.across) for segment in inner or segments for x, y in segment.points]
-    lines = np.median([line_pixel(picture, *point) for point in points[:: max(1, len(points) // LINE_POINTS)]], axis=0)
+    lines = np.median(line_pixels(picture, points[:: max(1, len(points) // LINE_POINTS)]), axis=0)
     at = np.array([point for segment in segments for point in segment.points])
     normals = np.array([(1.0, 0.0) if segment.across else (0.0, 1.0) for segment in segments]).repeat(len(ENDS), 0)
     profiles = _profiles(picture, at, normals, grid.step)
