@@ -42,7 +42,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
 - vision/: screenshot import with OpenCV (the `vision` extra, imported only by `cpflow
   import`): dimensions (a picture's size from its header, checked before decoding), screenshot
   (read_screenshot), board (grid lines), hexes (hexagonal boards), sides (what stands on each
-  side of a cell: walls, warps), dots, lab (CIE Lab as OpenCV has it, without its tables), holes,
+  side of a cell: walls, warps), dots, lab (CIE Lab as OpenCV has it, without its tables), fits (numpy's
+  medians and line fits without the imports they make), holes,
   bridges, colours (pairing dots), confidence (how sure each cell's reading was), highlight (the
   finger's highlight), pipes (the play drawn so far), debug (intermediate images), synthetic
   (screenshots made to order)

@@ -19,6 +19,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from cpflow.board.grid import lattice
 from cpflow.errors import ScreenshotUnreadable
+from cpflow.vision.fits import line_fit, median
 
 RIDGE = 14  # grey levels a line pixel stands out from both sides, at least
 REACH = (2, 3, 5, 8)  # pixels to each side looked at for a ridge: lines 1 to 14 pixels wide
@@ -116,27 +117,23 @@ class Segment:
 
 
 def line_pixels(picture: np.ndarray, points: list[tuple[float, float, int]]) -> np.ndarray:
-    """Each point's line pixel (`points`: x, y, and `across` 1 for a vertical line, read left to right, 0 for
-    a horizontal one): of the pixels within one pixel across the line, the one farthest from the mean of the
-    pixels three to either side (the background), the first of equals; all points at once. `picture`:
-    float BGR of 8-bit values (so the distances are exact, summed in any order)."""
+    """Each point's line pixel (`points`: x, y, and `across`: 1 on a vertical line, 0 on a horizontal one),
+    all at once: of the pixels within one pixel across the line, the one farthest from the mean of the pixels
+    three to either side (the background), the first of equals. `picture`: float BGR of 8-bit values."""
     height, width = picture.shape[:2]
     if not len(points):
         return np.empty((0, *picture.shape[2:]), picture.dtype)
     x, y, across = np.asarray(points, dtype=float).T
-    col, row = np.round(x).astype(int).clip(0, width - 1), np.round(y).astype(int).clip(0, height - 1)  # may run off
+    col, row = np.round(x).astype(int).clip(0, width - 1)[:, None], np.round(y).astype(int).clip(0, height - 1)[:, None]
     down = across[:, None] == 0  # a horizontal line: look up and down
-    col, row, offsets, reach = col[:, None], row[:, None], np.array([-1, 0, 1]), np.array([-3, 3])
-    near = picture[
-        np.where(down, (row + offsets).clip(0, height - 1), row),
-        np.where(down, col, (col + offsets).clip(0, width - 1)),
-    ]
-    beside = picture[
-        np.where(down, (row + reach).clip(0, height - 1), row), np.where(down, col, (col + reach).clip(0, width - 1))
-    ]
-    apart = near - ((beside[:, 0] + beside[:, 1]) / 2)[:, None]
-    farthest = np.sqrt(np.add.reduce(apart * apart, axis=-1)).argmax(axis=1)
-    return near[np.arange(len(near)), farthest]
+
+    def across_line(steps: list[int]) -> np.ndarray:  # each point's pixels `steps` across its line, on the picture
+        ys, xs = (row + steps).clip(0, height - 1), (col + steps).clip(0, width - 1)
+        return picture[np.where(down, ys, row), np.where(down, col, xs)]
+
+    near, beside = across_line([-1, 0, 1]), across_line([-3, 3])
+    apart = near - ((beside[:, 0] + beside[:, 1]) / 2)[:, None]  # exact: halves of 8-bit values, summed in any order
+    return near[np.arange(len(near)), np.sqrt(np.add.reduce(apart * apart, axis=-1)).argmax(axis=1)]
 
 
 def ridges(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
@@ -195,7 +192,7 @@ def profile(mask: np.ndarray, axis: int) -> np.ndarray:
 
 def peaks(strength: np.ndarray) -> list[tuple[int, float]]:
     """Columns (rows) that stand out as lines: local maxima well above the typical column."""
-    floor = max(3.0 * RUN, 4 * float(np.median(strength)), 0.08 * float(strength.max(initial=0)))
+    floor = max(3.0 * RUN, 4 * float(median(strength)), 0.08 * float(strength.max(initial=0)))
     highest = sliding_window_view(np.pad(strength.astype(float), 3, constant_values=-np.inf), 7).max(axis=1)
     found: list[tuple[int, float]] = []
     for i in np.flatnonzero((strength >= floor) & (strength >= highest)).tolist():
@@ -279,7 +276,7 @@ def _score(run: list[tuple[int, float]]) -> float:
     edge, at an end of the run, costs nothing."""
     seen = [s for _, s in run if s > 0]
     missing = sum(1 for _, s in run[1:-1] if s == 0)
-    return sum(seen) - float(np.median(seen)) * missing
+    return sum(seen) - float(median(seen)) * missing
 
 
 def find_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
@@ -338,7 +335,7 @@ def _even(run: list[tuple[int, float]], size: int) -> tuple[float, ...]:
     if len(seen) < 2:
         return tuple(float(at) for at, _ in run)
     ks, ats = (np.array(values, dtype=float) for values in zip(*seen, strict=True))
-    first, step = np.polynomial.polynomial.polyfit(ks, ats, 1)
+    first, step = line_fit(ks, ats)
     fitted = [min(max(first + k * step, 0), size - 1) for k in range(len(run))]
     return tuple(
         float(at if not strength or abs(at - fit) <= OFF else fit)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.dots import Dot, corners, median
+from cpflow.vision.dots import Dot, corners
+from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.sides import page
 

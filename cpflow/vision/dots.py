@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.board.grid import Cell
+from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.lab import picture
 
@@ -49,18 +50,6 @@ def lab_image(image: np.ndarray) -> np.ndarray:
     return picture(image)
 
 
-def median(values: np.ndarray | list) -> np.ndarray:
-    """The median of `values` down its first axis, exactly as np.median(values, axis=0) gives it (of the
-    same type), in a fifth of its time on the few points a cell's sample holds: read thousands of times."""
-    ordered = np.sort(np.asarray(values), axis=0)
-    if not len(ordered):
-        return np.median(values, axis=0)  # nan, as np.median says it
-    if ordered.dtype.kind in "biu":
-        ordered = ordered.astype(np.float64)
-    half = len(ordered) // 2
-    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
-
-
 def find_dots(
     image: np.ndarray, lab: np.ndarray, lattice: Grid, page: np.ndarray | None = None
 ) -> tuple[list[Dot], dict[Cell, float]]:
@@ -81,7 +70,7 @@ def find_dots(
     # that fills the cell to its edges is no dot either, but a tint over an empty cell: the edge of
     # the finger's highlight (a dot reaches 0.25 to 0.40 of a cell, such a tint 0.39 to 0.48), or
     # the tint of a cell where a pipe ends (on a small board, the pipe's end covers part of the ring).
-    typical = float(np.median([dot.radius for dot in found])) if found else 0.0
+    typical = float(median([dot.radius for dot in found])) if found else 0.0
     least, most, scale = SMALLER * typical, min(WIDEST, LARGER * typical), (1 - SMALLER) * typical or 1.0
     kept = [dot for dot in found if least <= dot.radius <= most]
     for dot in found:
@@ -236,7 +225,7 @@ def _radius(lab: np.ndarray, lattice: Grid, row: int, col: int, colour: np.ndarr
         to_dot, to_board = np.linalg.norm(points - colour, axis=1), np.linalg.norm(points - board, axis=1)
         inside = (to_dot < SAME) & (to_dot < to_board)
         reaches.append(_run_end(steps, inside))
-    return float(np.median(reaches))
+    return float(median(reaches))
 
 
 def _run_end(steps: np.ndarray, inside: np.ndarray) -> float:

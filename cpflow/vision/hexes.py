@@ -22,6 +22,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell, lattice
 from cpflow.vision.board import Lattice
+from cpflow.vision.fits import median
 
 SHORTEST = 12  # pixels: a side of a hexagon at least (a cell of 20 pixels or more)
 SAME = 0.15  # share of their length: pieces this close in length are one side's
@@ -126,7 +127,7 @@ def find_hex_lattice(vertical: np.ndarray, horizontal: np.ndarray, image: np.nda
         np.abs(flat[:, 1] - anchor[1] - level * half) <= APART * step
     )
     odd = (column + level) % 2
-    fits &= odd == round(float(np.median(odd[fits]))) if fits.any() else fits  # the next column's: half cells off
+    fits &= odd == round(float(median(odd[fits]))) if fits.any() else fits  # the next column's: half cells off
     if fits.sum() < FEWEST:
         return None
     left, top_, step = _fitted(column[fits], level[fits], flat[fits])
@@ -279,6 +280,6 @@ def _neighboured(pieces: np.ndarray, length: float) -> tuple[int, float]:
     slanted = (dx >= 0.8 * length) & (dx <= 1.6 * length) & (np.abs(dy - dx / np.sqrt(3)) <= APART * dx)
     if not slanted.any():
         return 0, 0.0
-    across = float(np.median(dx[slanted]))
+    across = float(median(dx[slanted]))
     beside = slanted & (np.abs(dx - across) <= APART * across)
     return int(beside.any(axis=1).sum()), across

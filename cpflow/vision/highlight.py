@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.vision.board import Lattice, line_pixels
+from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid
 
 ALONG = (0.2, 0.8)  # of a cell edge: where the lines are read, clear of a pipe's band across them
@@ -50,9 +51,9 @@ def find_highlight(image: np.ndarray, grid: Grid, colours: list[np.ndarray]) -> 
     points, values = _line_points(image, grid)
     if len(values) < 4 * FEWEST:
         return []
-    own = np.median(values, axis=0)
+    own = median(values)
     distance = np.linalg.norm(values - own, axis=1)
-    stray = distance > max(STRAY, 3 * float(np.median(distance)))  # past the noise of a blurred, small board
+    stray = distance > max(STRAY, 3 * float(median(distance)))  # past the noise of a blurred, small board
     if stray.sum() < FEWEST or stray.mean() > 0.5:  # none, or not a disc but the whole board's look
         return []
     tinted, shifts = points[stray], values[stray] - own
@@ -72,8 +73,8 @@ def find_highlight(image: np.ndarray, grid: Grid, colours: list[np.ndarray]) -> 
         norm = float(direction @ direction)
         if norm < 1.0:
             continue
-        alpha = float(np.median(shifts @ direction) / norm)
-        residual = float(np.median(np.linalg.norm(shifts - alpha * direction, axis=1)))
+        alpha = float(median(shifts @ direction) / norm)
+        residual = float(median(np.linalg.norm(shifts - alpha * direction, axis=1)))
         if ALPHA[0] <= alpha <= ALPHA[1] and residual <= STRAY:
             guesses.append((residual, Highlight(float(centre[0]), float(centre[1]), radius, colour, alpha)))
     return [found for _, found in sorted(guesses, key=lambda g: g[0])][:GUESSES]

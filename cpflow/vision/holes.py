@@ -19,7 +19,8 @@ import numpy as np
 
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
-from cpflow.vision.dots import corners, margin, median
+from cpflow.vision.dots import corners, margin
+from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid, HexLattice
 from cpflow.vision.sides import Side, Sides, bordered, page
 

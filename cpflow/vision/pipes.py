@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.board.grid import ACROSS, DOWN, Cell, Colour, Node, Puzzle, cell_of
-from cpflow.vision.dots import CONTRAST, Dot, corners, median
+from cpflow.vision.dots import CONTRAST, Dot, corners
+from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid
 
 CENTRE = 0.07  # of a cell: the half-width of the patch read at the centre, well inside a pipe's band

@@ -23,6 +23,7 @@ from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.confidence import check, confidence, pairing
 from cpflow.vision.dimensions import UNREADABLE, check_size
 from cpflow.vision.dots import corners, find_dots, lab_image
+from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
@@ -215,7 +216,7 @@ def _page(image: np.ndarray, lattice: Grid) -> list[float]:
         low, middle, high = np.percentile(lightness, [EXTREME, 50, 100 - EXTREME])
         extreme = low if middle < 128 else high
         seen = seen[np.abs(lightness - extreme) <= np.abs(lightness - extreme).min() + 1]
-    return [float(v) for v in np.median(seen, axis=0)]
+    return [float(v) for v in median(seen)]
 
 
 def _trimmed(lattice: Grid, holes: set[Cell], sides: Sides, dots: set[Cell]) -> Grid | None:

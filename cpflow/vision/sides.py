@@ -27,6 +27,7 @@ from cpflow.board.grid import Cell, cell_name
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.vision.board import Lattice, Segment, line_pixels
 from cpflow.vision.dots import corners
+from cpflow.vision.fits import median
 from cpflow.vision.hexes import SIDES, Grid, HexLattice
 
 ENDS = (0.2, 0.8)  # of a side: where it is read across
@@ -71,7 +72,7 @@ def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: 
     segments = grid.segments(ENDS, outer=True)
     inner = [segment for segment in segments if all(grid.inside(cell) for cell in segment.cells)]
     points = [(x, y, segment.across) for segment in inner or segments for x, y in segment.points]
-    lines = np.median(line_pixels(picture, points[:: max(1, len(points) // LINE_POINTS)]), axis=0)
+    lines = median(line_pixels(picture, points[:: max(1, len(points) // LINE_POINTS)]))
     at = np.array([point for segment in segments for point in segment.points])
     normals = np.array([(1.0, 0.0) if segment.across else (0.0, 1.0) for segment in segments]).repeat(len(ENDS), 0)
     profiles = _profiles(picture, at, normals, grid.step)
@@ -126,11 +127,7 @@ def _centre(picture: np.ndarray, grid: HexLattice, cell: Cell) -> np.ndarray:
     x, y = grid.centre(*cell)
     reach = max(1, round(0.06 * grid.step))
     patch = picture[max(0, round(y) - reach) : round(y) + reach + 1, max(0, round(x) - reach) : round(x) + reach + 1]
-    return (
-        np.median(patch.reshape(-1, 3), axis=0)
-        if patch.size and 0 <= x < width and 0 <= y < height
-        else np.full(3, -999.0)
-    )
+    return median(patch.reshape(-1, 3)) if patch.size and 0 <= x < width and 0 <= y < height else np.full(3, -999.0)
 
 
 def _piped(middles: np.ndarray, first: np.ndarray, second: np.ndarray, outside: np.ndarray) -> bool:
@@ -214,7 +211,7 @@ def marked(picture: np.ndarray, grid: Lattice, cell: Cell, beyond: Cell) -> bool
     (x, y), step = grid.centre(*cell), grid.step
     (bx, by) = (beyond[1] - cell[1], beyond[0] - cell[0])  # the way out, in cells
     ys, xs = corners(grid, *cell)
-    own = np.median(picture[ys.clip(0, height - 1), xs.clip(0, width - 1)].astype(np.float32), axis=0)
+    own = median(picture[ys.clip(0, height - 1), xs.clip(0, width - 1)].astype(np.float32))
     across = (-by, bx)  # along the edge
     points = [
         (x + (bx * (0.5 - inward) + across[0] * aside) * step, y + (by * (0.5 - inward) + across[1] * aside) * step)
@@ -236,9 +233,7 @@ def page(picture: np.ndarray, grid: Grid) -> np.ndarray:
     acrosses = [left + (k + 0.5) * (right - left) / grid.width for k in range(grid.width)]
     points = [(left - away, y) for y in downs] + [(right + away, y) for y in downs]
     points += [(x, top - away) for x in acrosses] + [(x, bottom + away) for x in acrosses]
-    return np.median(
-        [picture[min(max(round(y), 0), height - 1), min(max(round(x), 0), width - 1)] for x, y in points], axis=0
-    )
+    return median([picture[min(max(round(y), 0), height - 1), min(max(round(x), 0), width - 1)] for x, y in points])
 
 
 def _line(mask: np.ndarray, segment: Segment) -> bool:
@@ -290,7 +285,7 @@ def _lines_colour(pixels: np.ndarray) -> np.ndarray:
     near = pixels[:, middle - reach : middle + reach + 1]
     side = (pixels[:, :1] + pixels[:, -1:]) / 2
     pick = np.linalg.norm(near - side, axis=2).argmax(axis=1)
-    return np.median(near[np.arange(len(pixels)), pick], axis=0)
+    return median(near[np.arange(len(pixels)), pick])
 
 
 def _thin(pixels: np.ndarray, lines: np.ndarray) -> np.ndarray:
