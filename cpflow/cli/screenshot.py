@@ -89,13 +89,13 @@ def show_imported(
 ) -> int:
     """Read `shot` and print its puzzle (or write it to `out`, and its play to `play`; `shown` json: print
     the reading's record instead, `records.imported`); with `solve`, solve it too (its record too, in json)."""
-    from cpflow.deduce.sentences import cells
-    from cpflow.workflows import records
     from cpflow.workflows.shots import read_shot
 
     reading = read_shot(shot, debug)
     puzzle = reading.puzzle
     if reading.play.unsure:
+        from cpflow.deduce.sentences import cells  # only when said (start-up time)
+
         stderr(f"{shot}: unsure of the pipe at {cells(reading.play.unsure)}: left out of the play")
     texts = {out: picture(puzzle)}
     if play is not None:
@@ -105,6 +105,8 @@ def show_imported(
             if path is not None:
                 group.write(path, text)
     if shown is Shown.json:
+        from cpflow.workflows import records
+
         print(
             json.dumps(records.imported(str(shot), puzzle, reading.play.drawn, reading.play.unsure, reading.confidence))
         )

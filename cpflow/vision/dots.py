@@ -32,6 +32,8 @@ WIDEST = 0.42  # of a cell: a colour reaching past this from the centre in most 
 PAGE = 30.0  # Lab distance of a dot from a dark board's empty colour, at least (the game's colours are 60 off black)
 DARK = 50.0  # lightness (L) of a dark board's empty colour, at most (on a light one, its grey is 23 off white)
 
+RAYS = np.array([(np.cos(a), np.sin(a)) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)])  # radius read along
+
 
 @dataclass(frozen=True)
 class Dot:
@@ -217,15 +219,12 @@ def _radius(lab: np.ndarray, lattice: Grid, row: int, col: int, colour: np.ndarr
     height, width = lab.shape[:2]
     (x, y), step = lattice.centre(row, col), lattice.step
     steps = np.arange(RADII[0], 0.5, 0.02)  # from the ring out: inside it may stand a colour-blind letter
-    reaches = []
-    for angle in np.linspace(0, 2 * np.pi, 8, endpoint=False):
-        xs = np.round(x + steps * step * np.cos(angle)).astype(int).clip(0, width - 1)
-        ys = np.round(y + steps * step * np.sin(angle)).astype(int).clip(0, height - 1)
-        points = lab[ys, xs]
-        to_dot, to_board = np.linalg.norm(points - colour, axis=1), np.linalg.norm(points - board, axis=1)
-        inside = (to_dot < SAME) & (to_dot < to_board)
-        reaches.append(_run_end(steps, inside))
-    return float(median(reaches))
+    xs = np.round(x + steps * step * RAYS[:, :1]).astype(int).clip(0, width - 1)  # the eight rays at once
+    ys = np.round(y + steps * step * RAYS[:, 1:]).astype(int).clip(0, height - 1)
+    points = lab[ys, xs]
+    to_dot, to_board = np.linalg.norm(points - colour, axis=-1), np.linalg.norm(points - board, axis=-1)
+    inside = (to_dot < SAME) & (to_dot < to_board)
+    return float(median([_run_end(steps, ray) for ray in inside]))
 
 
 def _run_end(steps: np.ndarray, inside: np.ndarray) -> float:
