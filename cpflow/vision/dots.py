@@ -119,14 +119,16 @@ def _corner_offsets(lattice: Grid) -> tuple[np.ndarray, np.ndarray]:
 @dataclass(frozen=True)
 class _Samples:
     """Every cell's ring and corners read at once, in reading order (`width` cells a row): the ring's
-    pixels (ys, xs: cells by points) and colours (Lab), and the medians of its ring and of its corners."""
+    pixels (ys, xs: cells by points), the medians of its ring and of its corners, and the share of its
+    points of the ring's colour and how much they cover of those of the ring's or the corners' colour."""
 
     width: int
     ys: np.ndarray
     xs: np.ndarray
-    colours: np.ndarray
     middles: np.ndarray
     boards: np.ndarray
+    shares: np.ndarray
+    covered: np.ndarray
 
     def at(self, cell: Cell) -> int:
         return cell[0] * self.width + cell[1]
@@ -145,7 +147,17 @@ def _sampled(lab: np.ndarray, lattice: Grid) -> _Samples:
     cy = np.round(y + corner_dy).astype(int).clip(0, height - 1)
     cx = np.round(x + corner_dx).astype(int).clip(0, width - 1)
     colours = lab[ys, xs]
-    return _Samples(lattice.width, ys, xs, colours, _medians(colours), _medians(lab[cy, cx]))
+    middles, boards = _medians(colours), _medians(lab[cy, cx])
+    # A ring point is the dot's if it has the ring's colour and not the board's: on a light
+    # board a pale pipe and the tint of its cell are close, but the tint is the corners'.
+    # Points of neither colour (a colour-blind letter's ink, an edge) do not count.
+    to_dot = np.linalg.norm(colours - middles[:, None], axis=-1)
+    to_board = np.linalg.norm(colours - boards[:, None], axis=-1)
+    on_dot = (to_dot < SAME) & (to_dot < to_board)
+    on_board = (to_board < SAME) & ~on_dot
+    dotted = on_dot.sum(axis=1)
+    covered = dotted / np.maximum(1, dotted + on_board.sum(axis=1))
+    return _Samples(lattice.width, ys, xs, middles, boards, on_dot.mean(axis=1), covered)
 
 
 def _medians(values: np.ndarray) -> np.ndarray:
@@ -188,15 +200,9 @@ def _dot_at(
     (`page`, as `find_dots` takes it); and the margin of that decision: for a dot, of the test it passed
     most narrowly; for none, of the test it failed most clearly."""
     at = samples.at((row, col))
-    colours, middle, board = samples.colours[at], samples.middles[at], samples.boards[at]
+    middle, board = samples.middles[at], samples.boards[at]
     contrast = float(np.linalg.norm(middle - board))
-    # A ring point is the dot's if it has the ring's colour and not the board's: on a light
-    # board a pale pipe and the tint of its cell are close, but the tint is the corners'.
-    # Points of neither colour (a colour-blind letter's ink, an edge) do not count.
-    to_dot, to_board = np.linalg.norm(colours - middle, axis=1), np.linalg.norm(colours - board, axis=1)
-    on_dot = (to_dot < SAME) & (to_dot < to_board)
-    on_board = (to_board < SAME) & ~on_dot
-    share, covered = float(on_dot.mean()), float(on_dot.sum() / max(1, on_dot.sum() + on_board.sum()))
+    share, covered = float(samples.shares[at]), float(samples.covered[at])
     tests = [(contrast, CONTRAST, 2 * CONTRAST), (share, 0.5, 0.5), (covered, COVERED, 1 - COVERED)]
     if page is not None and page[0] <= DARK:
         tests.append((float(np.linalg.norm(middle - page)), PAGE, PAGE))

@@ -73,7 +73,8 @@ class Lab:
         if not self._known[key].all():
             self._values[key] = lab_of(self.image[key])
             self._known[key] = True
-        return self._values[key].copy()
+        values = self._values[key]
+        return values.copy() if values.base is self._values else values  # a slice's view copied: the reader's own
 
 
 def lab_of(pixels: np.ndarray) -> np.ndarray:
@@ -82,9 +83,10 @@ def lab_of(pixels: np.ndarray) -> np.ndarray:
     pixels = np.asarray(pixels, dtype=np.uint8)
     flat = pixels.reshape(-1, 3).astype(np.intp)
     blue, green, red = flat[:, 0], flat[:, 1], flat[:, 2]
-    at = (cells[0][blue] + cells[1][green] + cells[2][red])[:, None] + CORNERS
-    corners = table.take(at, axis=0)  # pixels x 8 x Lab (`take`: a third of fancy indexing's time)
-    weight = weights[0][blue] * weights[1][green] * weights[2][red]  # pixels x 8, summing to WEIGHT ** 3
+    # `take`, not fancy indexing: a third of its time on rows of a table
+    at = (cells[0].take(blue) + cells[1].take(green) + cells[2].take(red))[:, None] + CORNERS
+    corners = table.take(at, axis=0)  # pixels x 8 x Lab
+    weight = weights[0].take(blue, axis=0) * weights[1].take(green, axis=0) * weights[2].take(red, axis=0)  # to 16**3
     fixed = (np.matmul(weight[:, None, :], corners)[:, 0] + (1 << 11)) >> 12  # rounded as OpenCV's CV_DESCALE
     lab = fixed.astype(F32) / F32(64) - F32(128)  # a and b: 256 / BASE a step, from -128
     lab[:, 0] = fixed[:, 0].astype(F32) * F32(100 / BASE)
