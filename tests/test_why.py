@@ -152,7 +152,7 @@ def test_when_the_label_model_proves_nothing_the_parts_where_the_rules_refute_ar
     from cpflow.engines import relaxed_label as module  # why imports it when it builds a model (no OR-Tools before)
 
     class Silent(module.RelaxedLabel):
-        def solve(self, wanted, deadline, window=None):
+        def solve(self, wanted, deadline):
             return "unknown", None, []
 
     monkeypatch.setattr(module, "RelaxedLabel", Silent)
@@ -242,9 +242,9 @@ def test_a_set_far_from_minimal_shrinks_in_chunks_not_one_solve_an_element():
     class Whole:
         opened = False
 
-        def solve(self, wanted, deadline, window=None):
+        def solve(self, wanted, deadline):
             solves.append(len(wanted))
-            status, solution, _ = label.solve(wanted, deadline, window)
+            status, solution, _ = label.solve(wanted, deadline)
             return status, solution, list(wanted) if status == "infeasible" else []
 
     everything = label.requirements()

@@ -15,7 +15,6 @@ where the per-colour circuits of cpflow.engines.relaxed do not. Its solutions ar
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import replace
 
 from cpflow.board.grid import Node, Puzzle, Rules, Solution, tag
@@ -42,6 +41,7 @@ class RelaxedLabel:
         self.puzzle = puzzle
         board = replace(puzzle, rules=Rules(touch=puzzle.rules.touch, blanks=True), drawn={})
         reach = {c: nodes or frozenset(puzzle.endpoints[c]) for c, nodes in domains(board, deadline).items()}
+        self.reach = reach  # the nodes each colour may reach: the open windows' labels (cpflow.engines.relaxed_open)
         model = self.model = cp_model.CpModel()
         v = self.v = LabelVars(model, board, reach, deadline)
         self.connect = {c: model.new_bool_var(f"connect_{c}") for c in puzzle.colours}
@@ -97,17 +97,6 @@ class RelaxedLabel:
             degree = v.visited[node] if node in owner else 2 * v.visited[node]
             self.model.add(sum(touching.get(node, [])) == degree)
 
-    def _fence(self, window: Collection[Node], wanted: list[Requirement]) -> list:
-        """Assumptions keeping the paths inside `window`: every node outside it off the paths, and
-        every colour with an endpoint outside (none wanted) drawing none."""
-        inside, owner = set(window), self.puzzle.endpoint_colour()
-        kept = {what for kind, what in wanted if kind == "connect"}
-        fenced = [~self.v.visited[n] for n in self.puzzle.nodes if n not in inside and n not in owner]
-        ends = self.puzzle.endpoints.items()
-        return fenced + [
-            ~self.connect[c] for c, (a, b) in ends if c not in kept and (a not in inside or b not in inside)
-        ]
-
     def requirements(self) -> list[Requirement]:
         """Every requirement: each colour connects, each node that is no endpoint is covered."""
         return [("connect", c) for c in self.connect] + [("cover", n) for n in self.cover]
@@ -117,20 +106,15 @@ class RelaxedLabel:
         _, what = requirement
         return self.connect.get(what) if isinstance(what, str) else self.cover.get(what)
 
-    def solve(
-        self, wanted: list[Requirement], deadline: Deadline, window: Collection[Node] | None = None
-    ) -> tuple[str, Solution | None, list[Requirement]]:
+    def solve(self, wanted: list[Requirement], deadline: Deadline) -> tuple[str, Solution | None, list[Requirement]]:
         """(status, solution or None, core) for the requirements `wanted`; status one of
-        'solvable', 'infeasible', 'unknown'. With a `window`, the paths stay inside it (a colour
-        with an endpoint outside draws none): its solutions are witnesses still, found far
-        faster, and it proves only with a core of requirements alone ('unknown' otherwise)."""
+        'solvable', 'infeasible', 'unknown'."""
         from cpflow.engines.cpsat_solver import TUNED, run
 
         literals = [self.literal(r) for r in wanted]
-        fenced = self._fence(window, wanted) if window is not None else []
         for model in self.models:
             model.clear_assumptions()
-            model.add_assumptions(literals + fenced)
+            model.add_assumptions(literals)
             if self.hint:  # the last solution found: the next witness is often a small change of it
                 model.clear_hints()
                 model.proto.solution_hint.vars.extend(range(len(self.hint)))
@@ -144,8 +128,6 @@ class RelaxedLabel:
             self.first = (self.first + turn - 1) % len(self.models)  # the order that answered goes first next time
         if native == cp_model.INFEASIBLE:
             core = set(solver.sufficient_assumptions_for_infeasibility())
-            if any(lit.index in core for lit in fenced):
-                return "unknown", None, []  # the window's walls were part of it: no proof for the board
             return "infeasible", None, [r for r, lit in zip(wanted, literals, strict=True) if lit.index in core]
         if native in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.hint = list(solver.response_proto.solution)

@@ -38,12 +38,15 @@ from cpflow.errors import InvalidSolution
 
 if TYPE_CHECKING:  # its model is CP-SAT's, imported when one is built: `Why` is imported where there is no OR-Tools
     from cpflow.engines.relaxed_label import RelaxedLabel
+    from cpflow.engines.relaxed_open import RelaxedOpen
 
 LARGEST = 20_000  # nodes x colours of one model: a bigger part (or board) is not modelled, it would take long to build
-WINDOWS = (6, 12)  # steps around a set's cells of the windows its witnesses are looked for in first
+WINDOWS = (6, 9, 12)  # steps around a set's cells of the windows its witnesses are looked for in first
 RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the parts tried, before the whole board
 FIRST = 0.5  # of the time left, the most the label model's first proof may take before the parts are tried
 ROUTED = 100  # the largest set whose elements' witnesses are routed (cpflow.engines.routing) before any solve
+OPEN = (4, 8)  # steps around a set's cells of the open windows its subsets are proven on first
+SHRUNK = 0.7  # an open window is built again when the set's window is less than this share of it
 SOLVE = 0.5  # seconds a shrinking solve may take in its first round; each next round doubles it
 
 
@@ -153,6 +156,7 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     budget, where = SOLVE, radius
     ladders: dict[tuple[Requirement, ...], Ladder] = {}
     routed: set[tuple[Requirement, int]] = set()  # (element, size of the set) the routing tried
+    windows = Windows(puzzle, getattr(models, "reach", None))
     while True:
         stuck, waiting, chunk = False, set(), 1
         while deadline.left() != 0:
@@ -170,8 +174,12 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
                     found.append((solution, solution.colour_of()))
                     continue
             status, solution, smaller = "unknown", None, []
-            if len(dropped) == 1 and not isinstance(models, Ladder):  # a witness comes fastest in a window
-                status, solution, smaller = _windowed(puzzle, models, core, rest, deadline.within(budget))
+            if not isinstance(models, Ladder):  # a proof comes fastest on an open window around the set
+                status, solution, smaller = windows.prove(core, rest, deadline.within(budget))
+            if (
+                status == "unknown" and len(dropped) == 1 and not isinstance(models, Ladder)
+            ):  # a witness comes fastest in a window
+                status, solution, smaller = windows.witness(core, rest, deadline.within(budget))
             if status == "unknown":
                 status, solution, smaller = models.solve(rest, deadline.within(budget))
             if isinstance(models, Ladder):
@@ -200,27 +208,84 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     return Why(connect, cover, kept, len(kept) == len(core), where)
 
 
-def _windowed(puzzle: Puzzle, board: RelaxedLabel, core: list[Requirement], wanted: list[Requirement], deadline):
-    """The label model's solve of `wanted` with the paths kept inside each of WINDOWS steps around
-    the set's cells in turn (its solutions are witnesses of the board; a proof counts only when its
-    core holds requirements alone): ('unknown', None, []) when none settles it."""
-    cells = [n for _, what in core for n in (puzzle.endpoints[what] if isinstance(what, str) else (what,))]
-    for radius in WINDOWS:
-        window = ball(puzzle, cells, radius)
-        if len(window) == len(puzzle.nodes) or deadline.left() == 0:
-            break
-        status, solution, smaller = board.solve(wanted, deadline, window)
-        if status != "unknown":
-            return status, solution, smaller
-    return "unknown", None, []
-
-
 def _witness(puzzle: Puzzle, core: list[Requirement], found: list[tuple[Solution, dict]], witnesses: dict) -> None:
     """Each solution found that fails to meet one element of `core` alone becomes that element's witness."""
     for solution, covered in found:
         unmet = [r for r in core if not _met(*r, solution, covered)]
         if len(unmet) == 1 and unmet[0] not in witnesses:
             witnesses[unmet[0]] = _checked(puzzle, solution, [r for r in core if r != unmet[0]])
+
+
+class Windows:
+    """Windows around a set, each model built once and kept while the set's window stays most of it:
+    open ones (cpflow.engines.relaxed_open, `OPEN` steps around the set's cells), where a subset's
+    proof is a proof for the board, and closed ones (`WINDOWS` steps: the label model of the window
+    as a board of its own, only the colours with both endpoints inside), whose solutions are
+    solutions of the board, so witnesses. Both found in milliseconds where the whole board's solve
+    may take seconds."""
+
+    def __init__(self, puzzle: Puzzle, reach):
+        self.puzzle, self.reach = puzzle, reach
+        self.models: dict[tuple[bool, int], tuple[frozenset[Node], RelaxedOpen | RelaxedLabel]] = {}
+
+    def _model(self, core: list[Requirement], radius: int, opened: bool, deadline: Deadline):
+        """The window `radius` steps around `core`'s cells; None when it is the whole board."""
+        from cpflow.engines.relaxed_label import RelaxedLabel
+        from cpflow.engines.relaxed_open import RelaxedOpen
+
+        cells = [n for _, what in core for n in (self.puzzle.endpoints[what] if isinstance(what, str) else (what,))]
+        window = ball(self.puzzle, cells, radius)
+        if len(window) == len(self.puzzle.nodes):
+            return None
+        built, model = self.models.get((opened, radius), (frozenset(), None))
+        if model is None or not window <= built or len(window) < SHRUNK * len(built):
+            model = RelaxedOpen(self.puzzle, window, deadline, self.reach) if opened else None
+            model = model or RelaxedLabel(closed(self.puzzle, window), deadline)
+            self.models[opened, radius] = (frozenset(window), model)
+        return model
+
+    def _models(self, core: list[Requirement], opened: bool, deadline: Deadline) -> Iterator:
+        """(k, the k-th window's model) around `core`, smallest first, until one is the whole board."""
+        for k, radius in enumerate(OPEN if opened else WINDOWS):
+            try:
+                model = self._model(core, radius, opened, deadline)
+            except OutOfTime:
+                return
+            if model is None:
+                return
+            yield k, model
+
+    def prove(self, core: list[Requirement], wanted: list[Requirement], deadline: Deadline):
+        """('infeasible', None, core) from the first open window that proves `wanted` cannot hold,
+        else ('unknown', None, []): a window where it can proves nothing."""
+        for _, model in self._models(core, True, deadline) if self.reach is not None else ():
+            status, _, smaller = model.solve(wanted, deadline)
+            if status == "infeasible":
+                return status, None, smaller
+        return "unknown", None, []
+
+    def witness(self, core: list[Requirement], wanted: list[Requirement], deadline: Deadline):
+        """('solvable', a witness, []) from the first closed window where `wanted` can hold, each given
+        an equal share of the time left, else ('unknown', None, []): a closed window proves nothing."""
+        for k, model in self._models(core, False, deadline):
+            if any(model.literal(r) is None for r in wanted):
+                continue  # a colour to connect with an endpoint outside
+            left = deadline.left()
+            status, solution, _ = model.solve(wanted, deadline.within(left / (len(WINDOWS) - k)) if left else deadline)
+            if status == "solvable":
+                return status, solution, []
+        return "unknown", None, []
+
+
+def closed(puzzle: Puzzle, window: Collection[Node]) -> Puzzle:
+    """The board of the nodes of `window` alone and the colours with both endpoints inside it (the
+    others' endpoints left out): its solutions, every other cell empty, are the board's."""
+    inside = set(window)
+    kept = {c: pair for c, pair in puzzle.endpoints.items() if pair[0] in inside and pair[1] in inside}
+    inside -= {n for c, pair in puzzle.endpoints.items() if c not in kept for n in pair}
+    return replace(
+        puzzle, endpoints=kept, neighbours={n: tuple(w for w in puzzle.neighbours[n] if w in inside) for n in inside}
+    )
 
 
 class Ladder:
