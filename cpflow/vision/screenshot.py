@@ -28,7 +28,7 @@ from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import find_holes
 from cpflow.vision.pipes import Play, read_play
-from cpflow.vision.sides import PAGE, Side, Sides, bordered, marked, page, read_sides, walls, warps
+from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marked, page, read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
@@ -115,6 +115,8 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
         if changed is None:
             break
         lattice = changed
+    if isinstance(lattice, Lattice):
+        _whole(lattice, vertical, horizontal)
     try:
         named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:
@@ -253,6 +255,29 @@ def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell]) 
     if min(left, top) < -OVERHANG or right > width - 1 + OVERHANG or bottom > height - 1 + OVERHANG:
         raise ScreenshotUnreadable("no board found: the board runs on past the picture's edge")
     return grown
+
+
+def _whole(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> None:
+    """ScreenshotUnreadable when the board runs on past the picture's edge less than a cell beyond the
+    lattice (a picture cut through its edge cells: that sliver of cells is no line of the lattice, and
+    the board read without it would be another): most of the lattice's lines across run on through
+    the gap to the edge (`vertical`, `horizontal`: the line masks); the page beside a board shows none."""
+    height, width = vertical.shape
+    left, top, right, bottom = lattice.bounds()
+    near, step = max(OVERHANG, EDGE * lattice.step), lattice.step
+    gaps = {  # the way out: (the gap's pixels along the lines across, the mask of those lines, where they lie)
+        "left": (slice(0, max(0, round(left) - 2)), horizontal, lattice.ys, left),
+        "right": (slice(round(right) + 3, width), horizontal, lattice.ys, width - 1 - right),
+        "top": (slice(0, max(0, round(top) - 2)), vertical, lattice.xs, top),
+        "bottom": (slice(round(bottom) + 3, height), vertical, lattice.xs, height - 1 - bottom),
+    }
+    for way, (gap, mask, lines, apart) in gaps.items():
+        if not near < apart <= step or gap.start >= (gap.stop or 0) - 1:
+            continue
+        across = mask if mask is horizontal else mask.T
+        runs = [across[max(0, round(at) - 2) : round(at) + 3, gap].any(axis=0).mean() >= SEEN for at in lines]
+        if sum(runs) > len(runs) / 2:
+            raise ScreenshotUnreadable(f"no board found: the board runs on past the picture's {way} edge")
 
 
 def _run(lines: list[set[Cell]], holes: set[Cell], sides: Sides, dots: set[Cell]) -> int:
