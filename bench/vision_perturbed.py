@@ -70,8 +70,9 @@ def board_box(case: Case) -> tuple[Box, float] | None:
         return read_play(lab, lattice, named, puzzle)
 
     try:
-        with mock.patch.object(screenshot, "_margined", margined_), mock.patch.object(screenshot, "read_play", read_play_):
-            read_shot(case.picture)
+        with mock.patch.object(screenshot, "_margined", margined_):
+            with mock.patch.object(screenshot, "read_play", read_play_):
+                read_shot(case.picture)
     except Exception:  # noqa: BLE001 (refused, or unsure: no box to crop to)
         return None
     if "lattice" not in seen:
@@ -116,7 +117,8 @@ def _strip(share: float, colour: tuple[int, int, int], ink: tuple[int, int, int]
         size = tall / 60
         cv2.putText(out, text, (round(0.04 * width), round(0.7 * tall)), cv2.FONT_HERSHEY_SIMPLEX, size, ink, 2)
         if button:
-            cv2.rectangle(out, (round(0.72 * width), tall // 5), (round(0.95 * width), tall * 4 // 5), (40, 120, 240), -1)
+            corner, far = (round(0.72 * width), tall // 5), (round(0.95 * width), tall * 4 // 5)
+            cv2.rectangle(out, corner, far, (40, 120, 240), -1)
         return out
 
     return strip
