@@ -111,7 +111,7 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
         holes, bare = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
         changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
         if changed is None and not grown and isinstance(lattice, Lattice):
-            changed, grown = _grown(image, lattice, sides, holes), True
+            changed, grown = _grown(image, lattice, sides, holes, seen), True
         if changed is None:
             break
         lattice = changed
@@ -235,11 +235,13 @@ def _trimmed(lattice: Grid, holes: set[Cell], sides: Sides, dots: set[Cell]) -> 
     return smaller if (smaller.width, smaller.height) != (lattice.width, lattice.height) else None
 
 
-def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell]) -> Lattice | None:
+def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell], seen: Box | None) -> Lattice | None:
     """The lattice with one more row or column wherever a board with a border runs on past it: an edge
     cell whose outer side has a grid line, no bar and no warp's mark (the lattice can miss a line of
     the board that is nearly all holes, whose lines run through a cell or two only); None if none.
-    ScreenshotUnreadable when that runs off the picture: a board cut by its edge."""
+    ScreenshotUnreadable when that runs off the picture: a board cut by its edge. Never into the
+    margin `_margined` added beyond the picture's own box (`seen`): the line on a picture cut to the
+    board is its outline, and what lies past it the picture does not show."""
     if not bordered(sides, lattice, holes):
         return None
     beyond = [0, 0, 0, 0]  # top, bottom, left, right
@@ -247,6 +249,13 @@ def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell]) 
         if lattice.inside(a) and not lattice.inside(b) and a not in holes and side is Side.LINE:
             if not marked(image, lattice, a, b):
                 beyond[0 if b[0] < 0 else 1 if b[0] >= lattice.height else 2 if b[1] < 0 else 3] = 1
+    if seen is not None:
+        (left, top, right, bottom), step = lattice.bounds(), lattice.step
+        shown = (top - step >= seen[1] - OVERHANG, bottom + step <= seen[3] - 1 + OVERHANG) + (
+            left - step >= seen[0] - OVERHANG,
+            right + step <= seen[2] - 1 + OVERHANG,
+        )
+        beyond = [way and inside for way, inside in zip(beyond, shown, strict=True)]
     if not any(beyond):
         return None
     grown = lattice.grown(*beyond)
