@@ -46,6 +46,7 @@ RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the 
 FIRST = 0.5  # of the time left, the most the label model's first proof may take before the parts are tried
 ROUTED = 100  # the largest set whose elements' witnesses are routed (cpflow.engines.routing) before any solve
 OPEN = (4, 8)  # steps around a set's cells of the open windows its subsets are proven on first
+LOCAL = 0.5  # the largest share of the board's nodes an open window holds
 SHRUNK = 0.7  # an open window is built again when the set's window is less than this share of it
 SOLVE = 0.5  # seconds a shrinking solve may take in its first round; each next round doubles it
 
@@ -229,14 +230,15 @@ class Windows:
         self.models: dict[tuple[bool, int], tuple[frozenset[Node], RelaxedOpen | RelaxedLabel]] = {}
 
     def _model(self, core: list[Requirement], radius: int, opened: bool, deadline: Deadline):
-        """The window `radius` steps around `core`'s cells; None when it is the whole board."""
+        """The window `radius` steps around `core`'s cells; None when it is the board, or open and more than
+        `LOCAL` of it."""
         from cpflow.engines.relaxed_label import RelaxedLabel
         from cpflow.engines.relaxed_open import RelaxedOpen
 
         cells = [n for _, what in core for n in (self.puzzle.endpoints[what] if isinstance(what, str) else (what,))]
         window = ball(self.puzzle, cells, radius)
-        if len(window) == len(self.puzzle.nodes):
-            return None
+        if len(window) > (LOCAL if opened else 1) * len(self.puzzle.nodes) or len(window) == len(self.puzzle.nodes):
+            return None  # the whole board, or an open window of most of it: the board's own model is as fast
         built, model = self.models.get((opened, radius), (frozenset(), None))
         if model is None or not window <= built or len(window) < SHRUNK * len(built):
             model = RelaxedOpen(self.puzzle, window, deadline, self.reach) if opened else None
