@@ -30,6 +30,7 @@ SMALLER = 0.8  # a disc less than this times the typical dot's radius is no dot
 LARGER = 1.25  # nor one more than this times it
 WIDEST = 0.42  # of a cell: a colour reaching past this from the centre in most directions is a tint, no dot
 PAGE = 30.0  # Lab distance of a dot from a dark board's empty colour, at least (the game's colours are 60 off black)
+FAINT = 0.75  # of the dimmest dot's distance from a dark page: a ring of one colour nearer it is sure to be no dot
 DARK = 50.0  # lightness (L) of a dark board's empty colour, at most (on a light one, its grey is 23 off white)
 
 RAYS = np.array([(np.cos(a), np.sin(a)) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)])  # radius read along
@@ -78,7 +79,25 @@ def find_dots(
     for dot in found:
         size = min(margin(dot.radius, least, scale), margin(dot.radius, most, scale))
         margins[dot.cell] = min(margins[dot.cell], size) if dot in kept else size
+    if page is not None and page[0] <= DARK and kept:
+        _dimmed(samples, page, kept, margins)
     return kept, margins
+
+
+def _dimmed(samples: _Samples, page: np.ndarray, kept: list[Dot], margins: dict[Cell, float]) -> None:
+    """The margins of the cells that are a ring of one colour standing out from their corners, but too
+    near the dark page for a dot (PAGE), lowered by how near they come to the dimmest dot's distance from
+    it: a dimmed screen (or a photo of one) dims every dot alike, and the game's darker dots fall under
+    PAGE while the round end of a streak of the page's art stays far below the dots (on the real
+    screenshots, 17 at most against 37 at least): such a cell is sure to be none only under FAINT of the
+    dimmest dot's distance from the page."""
+    dimmest = FAINT * min(float(np.linalg.norm(np.subtract(dot.lab, page))) for dot in kept)
+    apart = np.linalg.norm(samples.middles - page, axis=1)
+    ring = (np.linalg.norm(samples.middles - samples.boards, axis=1) >= CONTRAST) & (apart < PAGE)
+    ring &= (samples.shares >= 0.5) & (samples.covered >= COVERED)
+    for at in np.flatnonzero(ring):
+        cell = (int(at) // samples.width, int(at) % samples.width)
+        margins[cell] = min(margins[cell], max(0.0, dimmest - float(apart[at])) / dimmest)
 
 
 def margin(value: float, threshold: float, scale: float) -> float:
