@@ -1,10 +1,11 @@
 """Browser tabs for the page's tests (tests/test_web_page.py: `cpflow serve`; tests/test_site_page.py: the static
 site): a fresh tab in a context of its own, at an address, and the errors it logs (its scripts' and the console's),
-on a desktop's screen or on a phone's (390x844, touch)."""
+on a desktop's screen or on a phone's (390x844, touch; or a smaller phone's: `SMALL_PHONES`)."""
 
 from __future__ import annotations
 
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONES = [{"width": 375, "height": 667}, {"width": 360, "height": 640}]  # iPhone SE and mini; a small Android
 PHONE_CONTEXT = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 
 
@@ -18,9 +19,9 @@ def open_tab(browser, url: str, **context):
     return tab, errors
 
 
-def open_phone(browser, url: str):
-    """A fresh tab at `url` as a phone opens it, and the list its errors are logged in."""
-    return open_tab(browser, url, **PHONE_CONTEXT)
+def open_phone(browser, url: str, size: dict = PHONE):
+    """A fresh tab at `url` as a phone of that screen `size` opens it, and the list its errors are logged in."""
+    return open_tab(browser, url, **{**PHONE_CONTEXT, "viewport": size})
 
 
 def scripts_errors(errors: list[str]) -> list[str]:

@@ -24,7 +24,7 @@ import time
 from urllib.parse import quote, unquote
 
 import pytest
-from tabs import checked, open_phone, open_tab, scripts_errors
+from tabs import PHONE, SMALL_PHONES, checked, open_phone, open_tab, scripts_errors
 
 from conftest import PUZZLES, ROOT
 from cpflow.board.formats import parse, parse_solution
@@ -1164,6 +1164,52 @@ def test_on_a_phone_plays_buttons_stay_on_one_row_when_why_comes(phone, server):
         "#play-bar button:not([hidden])", "buttons => buttons.map((b) => b.getBoundingClientRect().top)"
     )
     assert len(tops) == 5 and len(set(tops)) == 1, tops
+
+
+@pytest.fixture(params=[PHONE, *SMALL_PHONES], ids=lambda size: f"{size['width']}x{size['height']}")
+def any_phone(request, browser, server):
+    """A fresh tab with touch on a phone's screen, the common one and the small ones: no error at all."""
+    yield from checked(open_phone(browser, server, request.param), list)
+
+
+def test_on_any_phone_every_row_of_buttons_is_one_row_and_the_board_as_large_as_the_screen_holds(any_phone, server):
+    """Play's buttons fitted 390 px with a pixel to spare and wrapped onto two rows on a 375 px phone (and the
+    editor's row on a 360 px one), and the board left 45 px unused under the status at 375x667: now every row of
+    buttons is one row, no label cut, everything on the first screen with a what if's long reason in the status, and
+    the board is as wide as the panel or as tall as the screen leaves it (the status's whole box ends at its foot)."""
+    phone = any_phone
+    open_puzzle(phone, server, (PUZZLES / "gen_14x14_08.txt").read_text())  # its first hint is a what if
+    phone.click("#hint")
+    phone.wait_for_selector("#why:visible")
+    for row in ["#levels", ".actions:has(#solve)", "#play-bar"]:
+        boxes = phone.eval_on_selector_all(
+            f"{row} > :not([hidden])",
+            "nodes => nodes.map((n) => [n.getBoundingClientRect().top, n.getBoundingClientRect().bottom])",
+        )
+        assert len(boxes) >= 3 and max(top for top, _ in boxes) < min(bottom for _, bottom in boxes), (row, boxes)
+    cut = phone.eval_on_selector_all("button:visible", "bs => bs.filter((b) => b.scrollWidth > b.clientWidth)")
+    assert cut == []
+    for selector in MAIN_BUTTONS + PLAY_BUTTONS + ["#why", "#share", "#editor", "#status"]:
+        assert on_first_screen(phone, selector), selector
+    board = phone.eval_on_selector("#editor", "e => [e.getBoundingClientRect().height, getComputedStyle(e).maxHeight]")
+    status = phone.locator("#status").bounding_box()
+    height = phone.viewport_size["height"]
+    assert board[0] < float(board[1].removesuffix("px")) - 1 or status["y"] + status["height"] >= height - 24, board
+
+
+def test_on_a_phone_share_is_on_the_first_screen_in_play_and_its_link_over_the_page(phone):
+    """Share sat under the answer's panel, below the fold on a phone: now it is at the top right, in Play too, and
+    the link it shows (to copy by hand where the browser refuses the clipboard) lies over the page, under it, until
+    the next tap elsewhere, moving neither the board nor the status."""
+    pick_level(phone, "starter_7x7")
+    assert on_first_screen(phone, "#share")
+    board = phone.locator("#editor").bounding_box()
+    phone.tap("#share")
+    phone.wait_for_selector("#share-link:visible")
+    assert on_first_screen(phone, "#share-link") and phone.locator("#editor").bounding_box() == board
+    assert puzzle_in(phone.input_value("#share-link")) == (PUZZLES / "starter_7x7.txt").read_text()
+    phone.tap("#hint")
+    assert phone.is_hidden("#share-link")
 
 
 def test_on_a_phone_quick_taps_on_the_buttons_do_not_zoom(phone):

@@ -38,11 +38,15 @@ export function startDownloads(page) {
   for (const kind of ["puzzle", "solution", "svg", "png"]) $(`get-${kind}`).addEventListener("click", () => download(page, kind));
   $("share").addEventListener("click", () => share(page));
   page.hooks.on("changed", () => ($("shared").hidden = true)); // a link to the board before
+  document.addEventListener("pointerdown", ({ target }) => {
+    if (!$("shared").contains(target) && !$("share").contains(target)) $("shared").hidden = true; // shown over the page
+  });
 }
 
 async function share(page) {
-  // A link that opens the puzzle (link.js), copied; shown beside the button too, to copy by hand where the
-  // browser refuses the clipboard (a page not served from this machine over http, a permission refused).
+  // A link that opens the puzzle (link.js), copied; shown under the button too (over the page, until the next tap
+  // elsewhere), to copy by hand where the browser refuses the clipboard (a page not served from this machine over
+  // http, a permission refused).
   if (isBlank(page.board)) return showError("Nothing to share yet: place endpoints, pick a level or Generate one.");
   if (problems(page.board)) return showError(problems(page.board)); // a link to it would not open
   const text = await written(page);

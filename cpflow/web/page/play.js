@@ -376,7 +376,7 @@ function listen(mode) {
     play.drawn = new Map();
     play.marks = null;
     playChanged(mode);
-    say("Drawing cleared.");
+    say("Restarted: the drawing is cleared (Undo brings it back).");
   });
   addEventListener("pagehide", () => keepPlay(play)); // the clock as it stands when the page goes
   document.addEventListener("keydown", (event) => {
