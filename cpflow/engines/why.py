@@ -14,13 +14,15 @@ set infeasible, half as many otherwise), and a set still infeasible without them
 (its own core), while a set that becomes solvable without one element keeps it, and a solution of
 the others on the board is its witness (any solution found that fails one element alone is; on
 parts: `Ladder`, parts around the set, open for proofs and closed for witnesses, grown up to the
-whole board). A single element's witness is first drawn without a solver (cpflow.engines.routing,
-greedy paths, for sets of at most `ROUTED`), then looked for in windows `WINDOWS` steps around the
-set (the label model with every path kept inside: far faster, and still the board's solutions),
-then on the whole board. A solve that takes more than its share (`SOLVE` seconds,
-doubled each round) waits for the next round. At the end every element has a witness: the set is
-minimal (no element can go). Each witness passes the verifier on the board of the colours it
-connects (blanks allowed), and covers every cell the set requires.
+whole board). Every drop is first tried on open windows `OPEN` steps around the set
+(cpflow.engines.relaxed_open: a proof there is one for the board, in milliseconds). A single
+element's witness is first drawn without a solver (cpflow.engines.routing, greedy paths, for sets of
+at most `ROUTED`), then looked for in closed windows `WINDOWS` steps around the set (each a board of
+its own, `closed`: far faster, and still the board's solutions), then on the whole board. A solve
+that takes more than its share (`SOLVE` seconds, doubled each round) waits for the next round. At
+the end every element has a witness: the set is minimal (no element can go). Each witness passes
+the verifier on the board of the colours it connects (blanks allowed), and covers every cell the set
+requires.
 """
 
 from __future__ import annotations
