@@ -1212,6 +1212,18 @@ def test_on_a_phone_share_is_on_the_first_screen_in_play_and_its_link_over_the_p
     assert phone.is_hidden("#share-link")
 
 
+def test_in_play_the_editors_clear_cannot_wipe_the_level_being_played(phone):
+    """In Play the editor's Clear, on the row above the board, wiped the level to a blank board (no Undo, the level to
+    pick again) for a player who meant Restart: it is disabled in Play, and clears the board out of Play."""
+    pick_level(phone, "starter_7x7")
+    touch_drag(phone, solution_paths("starter_7x7")["R"][:3])
+    assert phone.is_disabled("#clear") and phone.locator("#editor .p-cell").count() == 2
+    phone.click("#play")  # (a tap at once after a touch drag is sometimes not a click in headless Chromium)
+    assert phone.is_enabled("#clear")
+    phone.click("#clear")
+    phone.wait_for_function("() => document.querySelectorAll('#editor .e-dot').length === 0")
+
+
 def test_on_a_phone_quick_taps_on_the_buttons_do_not_zoom(phone):
     """Two quick taps on Undo (or Hint) zoomed the page on a phone that zooms on a double tap (Safari): the buttons
     take taps only (`touch-action: manipulation`), as the board already did."""

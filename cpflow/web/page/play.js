@@ -320,6 +320,7 @@ function setPlaying(mode, on) {
   $("play").setAttribute("aria-pressed", String(on));
   $("play-bar").hidden = !on;
   $("tools").disabled = on;
+  $("clear").disabled = on; // the editor's Clear would wipe the level being played: Restart clears the drawing
   document.body.classList.toggle("playing", on);
   play.marks = null;
   playChanged(mode);
