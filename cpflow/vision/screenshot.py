@@ -22,7 +22,7 @@ from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.confidence import check, confidence, pairing
 from cpflow.vision.dimensions import UNREADABLE, check_size
-from cpflow.vision.dots import corners, find_dots, lab_image
+from cpflow.vision.dots import Dot, corners, find_dots, lab_image
 from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
@@ -145,7 +145,7 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
         )
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
-    sure = confidence(dotted, bare, pairing(named.values(), dots))
+    sure = confidence(dotted, bare, pairing(named.values(), dots), _unlined(sides, lattice, holes, dots))
     play = read_play(lab, lattice, named, puzzle)
     if debug_dir is not None:
         from cpflow.vision import debug  # only when asked for (start-up time)
@@ -287,6 +287,23 @@ def _whole(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> No
         runs = [across[max(0, round(at) - 2) : round(at) + 3, gap].any(axis=0).mean() >= SEEN for at in lines]
         if sum(runs) > len(runs) / 2:
             raise ScreenshotUnreadable(f"no board found: the board runs on past the picture's {way} edge")
+
+
+def _unlined(sides: Sides, lattice: Grid, holes: set[Cell], dots: list[Dot]) -> dict[Cell, float]:
+    """A margin of 0 for each cell on the lattice's edge, no hole and with no dot, that shows no line of
+    its own on any side (no line, bar or tint of one; none cut off by the picture's edge): every cell
+    of the board is outlined, so such a cell is no board cell, nor a hole the reading found (a row of
+    the page's buttons or text in step with the grid, past a board drawn without a border)."""
+    dotted = {dot.cell for dot in dots}
+    seen: dict[Cell, set[Side]] = {}
+    edge = set()
+    for (a, b), side in sides.items():
+        if lattice.inside(a) and a not in holes and a not in dotted:
+            seen.setdefault(a, set()).add(side)
+            if not lattice.inside(b):
+                edge.add(a)
+    own = {Side.LINE, Side.BAR, Side.TINTED, Side.CUT}
+    return {cell: 0.0 for cell in sorted(edge) if not seen[cell] & own}
 
 
 def _run(lines: list[set[Cell]], holes: set[Cell], sides: Sides, dots: set[Cell]) -> int:
