@@ -34,6 +34,7 @@ WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
 Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels
 EXTREME = 5  # percent: the darkest (lightest) cells' corners, not the very darkest pixel, are the page's
+GROWN = 3  # times at most the lattice is grown by a line the board runs on into (a shaped board's line of holes)
 EDGE = 0.1  # of a cell: a board's box this near the picture's edge (or OVERHANG pixels) is cut there
 PACKAGE = Path(__file__).resolve().parents[1]  # where a bug's place is looked for in a traceback
 
@@ -104,14 +105,16 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     if seen is not None:  # the lines on the picture's edge are ridges now
         vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
     shot, shot_lab = image, lab_image(image)  # each pixel converted once, whatever the lattice (cpflow.vision.lab)
-    grown = False
+    grown = 0  # times the lattice was grown (GROWN at most)
     while True:  # again on a lattice less its edge lines that are not the board's, or with one more
         image, lab, dots, pairs, dotted = _without_highlight(shot, shot_lab, lattice)
         sides = _cut(read_sides(image, lattice, vertical, horizontal), lattice, seen)
         holes, bare = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
         changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
-        if changed is None and not grown and isinstance(lattice, Lattice):
-            changed, grown = _grown(image, lattice, sides, holes, seen), True
+        if changed is None and isinstance(lattice, Lattice):
+            changed, grown = _grown(image, lattice, sides, holes, seen), grown + 1
+            if changed is not None and grown > GROWN:
+                raise ScreenshotUnreadable("no board found: its outline runs on past every line found")
         if changed is None:
             break
         lattice = changed
