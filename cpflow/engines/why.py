@@ -50,7 +50,7 @@ ROUTED = 100  # the largest set whose elements' witnesses are routed (cpflow.eng
 OPEN = (4, 8)  # steps around a set's cells of the open windows its subsets are proven on first
 LOCAL = 0.5  # the largest share of the board's nodes an open window holds
 SHRUNK = 0.7  # an open window is built again when the set's window is less than this share of it
-SOLVE = 0.5  # seconds a shrinking solve may take in its first round; each next round doubles it
+SOLVE = 0.25  # seconds a shrinking solve may take in its first round; each next round doubles it
 
 
 @dataclass(frozen=True)
@@ -151,13 +151,13 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     one are dropped a chunk at a time, one element first: a set still infeasible without the chunk
     replaces the set (its core) and the next chunk is twice as large; one that can hold (or is not
     settled) halves it, down to a single element, whose solution is its witness. Every solution found
-    is kept, and is the witness of any element of the set it alone fails to meet. A solve the label model cannot
-    settle within `budget` seconds is tried on the parts around the set (`Ladder`), and if they cannot
-    either, its element waits for the next round, which gives each such solve twice as long."""
+    is kept, and is the witness of any element of the set it alone fails to meet. Each drop is tried on
+    open windows around the set first, a single element's then on closed ones (`Windows`); a solve
+    not settled within `budget` seconds leaves its element waiting for the next round, which gives
+    each such solve twice as long."""
     witnesses: dict[Requirement, Solution] = {}
     found: list[tuple[Solution, dict]] = []  # every solution met so far and its cells: each may be a witness
-    budget, where = SOLVE, radius
-    ladders: dict[tuple[Requirement, ...], Ladder] = {}
+    budget = SOLVE
     routed: set[tuple[Requirement, int]] = set()  # (element, size of the set) the routing tried
     windows = Windows(puzzle, getattr(models, "reach", None))
     while True:
@@ -179,20 +179,10 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
             status, solution, smaller = "unknown", None, []
             if not isinstance(models, Ladder):  # a proof comes fastest on an open window around the set
                 status, solution, smaller = windows.prove(core, rest, deadline.within(budget))
-            if (
-                status == "unknown" and len(dropped) == 1 and not isinstance(models, Ladder)
-            ):  # a witness comes fastest in a window
-                status, solution, smaller = windows.witness(core, rest, deadline.within(budget))
+                if status == "unknown" and len(dropped) == 1:  # and a witness in a closed one
+                    status, solution, smaller = windows.witness(core, rest, deadline.within(budget))
             if status == "unknown":
                 status, solution, smaller = models.solve(rest, deadline.within(budget))
-            if isinstance(models, Ladder):
-                where = models.radius
-            elif status == "unknown" and len(dropped) == 1:  # the label model could not: the parts around the set may
-                parts = ladders.setdefault(tuple(core), Ladder(puzzle, core, RADII[0], None))
-                status, solution, smaller = parts.solve(rest, deadline.within(budget))
-                where = parts.radius if status == "infeasible" else where
-            elif status == "infeasible":
-                where = None
             if status == "infeasible":
                 core, chunk = smaller, 2 * chunk
             elif status == "solvable" and solution is not None:
@@ -208,6 +198,7 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     connect = tuple(c for _, c in core if isinstance(c, str))
     cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
+    where = models.radius if isinstance(models, Ladder) else radius
     return Why(connect, cover, kept, len(kept) == len(core), where)
 
 
