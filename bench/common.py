@@ -11,9 +11,12 @@ import os
 import platform
 import resource
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,6 +169,21 @@ class _Tee(io.TextIOBase):
     def flush(self) -> None:
         for stream in self.streams:
             stream.flush()
+
+
+def package_at(against: str) -> Path:
+    """A temporary folder holding cpflow/ as it was at a commit (or as a folder's cpflow/ is), with the C
+    core as built here copied in (its source seldom changes): put it first on PYTHONPATH to run that
+    cpflow in a process of its own. The caller removes the folder."""
+    folder = Path(tempfile.mkdtemp(prefix="cpflow-at-"))
+    if Path(against).is_dir():
+        shutil.copytree(Path(against) / "cpflow", folder / "cpflow")
+    else:
+        archive = subprocess.run(["git", "archive", against, "cpflow"], cwd=ROOT, capture_output=True, check=True)
+        tarfile.open(fileobj=io.BytesIO(archive.stdout)).extractall(folder, filter="data")
+    for built in (ROOT / "cpflow").rglob("*.so"):
+        shutil.copy(built, folder / built.relative_to(ROOT))
+    return folder
 
 
 def _commit() -> str:

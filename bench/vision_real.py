@@ -32,22 +32,19 @@ then held to it as the reading holds it, so that a refused reading's confidence 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from common import ROOT, recorded, saving
+from common import ROOT, package_at, recorded, saving
 
 from cpflow.board.formats import parse, parse_play
 from cpflow.board.grid import Puzzle, cell_of
@@ -210,14 +207,7 @@ class Against:
 
     def __init__(self, against: str, pictures: Path, truth: Path):
         self.name = against
-        self.folder = Path(tempfile.mkdtemp(prefix="vision_real-"))
-        if Path(against).is_dir():
-            shutil.copytree(Path(against) / "cpflow", self.folder / "cpflow")
-        else:
-            archive = subprocess.run(["git", "archive", against, "cpflow"], cwd=ROOT, capture_output=True, check=True)
-            tarfile.open(fileobj=io.BytesIO(archive.stdout)).extractall(self.folder, filter="data")
-        for built in (ROOT / "cpflow").rglob("*.so"):  # the C core, which the reading does not use, as built here
-            shutil.copy(built, self.folder / built.relative_to(ROOT))
+        self.folder = package_at(against)
         command = [sys.executable, __file__, str(pictures), "--truth", str(truth), "--serve"]
         environment = {**os.environ, "PYTHONPATH": str(self.folder)}
         pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}

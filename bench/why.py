@@ -10,21 +10,23 @@ gen_24x12 and gen_20x20. Prints a row per board: size, colours, the seconds `exp
 `solve` gives it, `--seconds` at most) and the CPU seconds it used (far fewer on a loaded machine),
 the set's size, whether it is minimal, its shape and where it was proven (the radius of the part, or
 `board`). With `--against COMMIT`, that commit's
-engines/why.py runs beside it on each board (its own model, the same seconds).
+cpflow runs first on every board in a process of its own (the same seconds), and its columns stand beside.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
-import types
 from dataclasses import replace
 from pathlib import Path
 
-from common import ROOT, SHARED, recorded, saving, warm
+from common import ROOT, SHARED, package_at, recorded, saving, warm
 
 from cpflow.board.formats import load
 from cpflow.board.grid import Puzzle
@@ -77,14 +79,35 @@ def made(shared: Path) -> list[tuple[str, Puzzle]]:
     return boards[:20]
 
 
-def before(commit: str) -> types.ModuleType:
-    """engines/why.py as it was at `commit`, as a module."""
-    text = subprocess.run(
-        ["git", "show", f"{commit}:cpflow/engines/why.py"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout
-    module = sys.modules["why_before"] = types.ModuleType("why_before")  # dataclasses look their module up
-    exec(compile(text, f"{commit}:cpflow/engines/why.py", "exec"), module.__dict__)  # noqa: S102
-    return module
+def before(commit: str, args: argparse.Namespace) -> dict[str, dict]:
+    """Each board's result as `commit`'s cpflow gives it, run first in a process of its own (this script
+    with --rows, that cpflow first on its path), by board name."""
+    folder = package_at(commit)
+    try:
+        command = [sys.executable, __file__, "--community", str(args.community), "--shared", str(args.shared)]
+        command += ["--seconds", str(args.seconds), "--rows"]
+        environment = {**os.environ, "PYTHONPATH": str(folder)}
+        done = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {row["board"]: row for row in map(json.loads, done.stdout.splitlines())}
+
+
+def _seconds(value: float | str) -> str:
+    return value if isinstance(value, str) else f"{value:.2f}"
+
+
+def explain(name: str, puzzle: Puzzle, seconds: float) -> dict:
+    """The explanation `solve` gives on one board: its seconds, CPU seconds, set, and whether minimal."""
+    began, spent = time.perf_counter(), cpu()
+    reason = explanation(puzzle, Status.UNSOLVABLE, seconds)
+    took, spent = time.perf_counter() - began, cpu() - spent
+    found = reason.why if reason else None
+    where = "-" if found is None else "board" if found.radius is None else f"part r{found.radius}"
+    size = len(found.connect) + len(found.cover) if found else "-"
+    kind = reason.kind if reason and reason.kind else "-"
+    minimal = bool(found and found.minimal)
+    return {"board": name, "s": took, "cpu": spent, "set": size, "minimal": minimal, "kind": kind, "where": where}
 
 
 def cpu() -> float:
@@ -98,12 +121,17 @@ def main() -> None:
     parser.add_argument("--community", type=Path, default=COMMUNITY)
     parser.add_argument("--shared", type=Path, default=SHARED)
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--against", metavar="COMMIT")
+    parser.add_argument("--against", metavar="COMMIT", help="a commit (or a folder with cpflow/) run first, beside")
+    parser.add_argument("--rows", action="store_true", help=argparse.SUPPRESS)  # the process of --against
     saving(parser)
     args = parser.parse_args()
     warm()
-    old = before(args.against) if args.against else None
     boards = community(args.community) + made(args.shared)
+    if args.rows:
+        for name, puzzle in boards:
+            print(json.dumps(explain(name, puzzle, args.seconds)), flush=True)
+        return
+    old = before(args.against, args) if args.against else None
     with recorded("why", args.save, f"{len(boards)} unsolvable boards, {args.seconds:g} s each at most"):
         head = ["board", "size", "colours", "s", "cpu s", "set", "minimal", "shape", "proven on"]
         head += [f"s at {args.against}", f"cpu s at {args.against}", f"set at {args.against}"] if old else []
@@ -112,20 +140,13 @@ def main() -> None:
         print("|" + "---|" * len(head))
         within = 0
         for name, puzzle in boards:
-            began, spent = time.perf_counter(), cpu()
-            reason = explanation(puzzle, Status.UNSOLVABLE, args.seconds)
-            took, spent = time.perf_counter() - began, cpu() - spent
-            found = reason.why if reason else None
-            where = "-" if found is None else "board" if found.radius is None else f"part r{found.radius}"
-            row = [name, f"{puzzle.width}x{puzzle.height}", len(puzzle.colours), f"{took:.2f}", f"{spent:.2f}"]
-            row += [len(found.connect) + len(found.cover), "yes" if found.minimal else "no"] if found else ["-", "no"]
-            row += [reason.kind if reason and reason.kind else "-", where]
-            within += bool(found and found.minimal and took <= args.seconds + 0.5)
+            now = explain(name, puzzle, args.seconds)
+            row = [name, f"{puzzle.width}x{puzzle.height}", len(puzzle.colours), f"{now['s']:.2f}", f"{now['cpu']:.2f}"]
+            row += [now["set"], "yes" if now["minimal"] else "no", now["kind"], now["where"]]
+            within += now["minimal"] and now["s"] <= args.seconds + 0.5
             if old:
-                began, spent = time.perf_counter(), cpu()
-                then = old.why(puzzle, args.seconds)
-                row += [f"{time.perf_counter() - began:.2f}", f"{cpu() - spent:.2f}"]
-                row += [len(then.connect) + len(then.cover), "yes" if then.minimal else "no"] if then else ["-", "no"]
+                then = old.get(name) or {"s": "-", "cpu": "-", "set": "-", "minimal": False}
+                row += [_seconds(then["s"]), _seconds(then["cpu"]), then["set"], "yes" if then["minimal"] else "no"]
             print("| " + " | ".join(str(v) for v in row) + " |", flush=True)
         print(f"\n{within} of {len(boards)} boards: a minimal why with witnesses within {args.seconds:g} s")
 
