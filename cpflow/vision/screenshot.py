@@ -277,19 +277,19 @@ def _whole(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray) -> No
     height, width = vertical.shape
     left, top, right, bottom = lattice.bounds()
     near, step = max(OVERHANG, EDGE * lattice.step), lattice.step
-    gaps = {  # the way out: (the gap's pixels along the lines across, the mask of those lines, where they lie)
-        "left": (slice(0, max(0, round(left) - 2)), horizontal, lattice.ys, left),
-        "right": (slice(round(right) + 3, width), horizontal, lattice.ys, width - 1 - right),
-        "top": (slice(0, max(0, round(top) - 2)), vertical, lattice.xs, top),
-        "bottom": (slice(round(bottom) + 3, height), vertical, lattice.xs, height - 1 - bottom),
-    }
-    for way, (gap, mask, lines, apart) in gaps.items():
+    gaps = (  # left, right, top, bottom: the gap's pixels along the lines across, their mask, where they lie, its size
+        (slice(0, max(0, round(left) - 2)), horizontal, lattice.ys, left),
+        (slice(round(right) + 3, width), horizontal, lattice.ys, width - 1 - right),
+        (slice(0, max(0, round(top) - 2)), vertical, lattice.xs, top),
+        (slice(round(bottom) + 3, height), vertical, lattice.xs, height - 1 - bottom),
+    )
+    for gap, mask, lines, apart in gaps:
         if not near < apart <= step or gap.start >= (gap.stop or 0) - 1:
             continue
         across = mask if mask is horizontal else mask.T
         runs = [across[max(0, round(at) - 2) : round(at) + 3, gap].any(axis=0).mean() >= SEEN for at in lines]
         if sum(runs) > len(runs) / 2:
-            raise ScreenshotUnreadable(f"no board found: the board runs on past the picture's {way} edge")
+            raise ScreenshotUnreadable("no board found: the board runs on past the picture's edge")
 
 
 def _unlined(sides: Sides, lattice: Grid, holes: set[Cell], dots: list[Dot]) -> dict[Cell, float]:
