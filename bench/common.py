@@ -171,13 +171,15 @@ class _Tee(io.TextIOBase):
             stream.flush()
 
 
-def package_at(against: str) -> Path:
-    """A temporary folder holding cpflow/ as it was at a commit (or as a folder's cpflow/ is), with the C
-    core as built here copied in (its source seldom changes): put it first on PYTHONPATH to run that
-    cpflow in a process of its own. The caller removes the folder."""
-    folder = Path(tempfile.mkdtemp(prefix="cpflow-at-"))
+def package_at(against: str, into: Path | None = None) -> Path:
+    """A folder (`into`, or a temporary one) holding cpflow/ as it was at a commit, or as a folder's
+    cpflow/ is (its bytecode caches left out), with the C core as built here copied in (its source
+    seldom changes): put it first on PYTHONPATH to run that cpflow in a process of its own. The caller
+    removes the folder."""
+    folder = into or Path(tempfile.mkdtemp(prefix="cpflow-at-"))
+    folder.mkdir(exist_ok=True)
     if Path(against).is_dir():
-        shutil.copytree(Path(against) / "cpflow", folder / "cpflow")
+        shutil.copytree(Path(against) / "cpflow", folder / "cpflow", ignore=shutil.ignore_patterns("__pycache__"))
     else:
         archive = subprocess.run(["git", "archive", against, "cpflow"], cwd=ROOT, capture_output=True, check=True)
         tarfile.open(fileobj=io.BytesIO(archive.stdout)).extractall(folder, filter="data")

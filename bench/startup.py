@@ -14,8 +14,8 @@ by `git archive`, this folder's compiled core copied beside it). The runs altern
 trees, --runs of each command; the table gives the median wall seconds and the median CPU seconds
 (user and system, which other work on the machine disturbs less). Output goes to a pipe, as when
 a script reads it. The board is small so that what is measured is the start-up: solving a 7x7
-takes about a millisecond. With --shot, a whole `cpflow import PICTURE` too (a phone screenshot:
-its imports, OpenCV's and numpy's start, and the reading).
+takes about a millisecond. With --shot, a whole `cpflow import PICTURE` instead (a phone screenshot:
+its imports, OpenCV's and numpy's start, and the reading; its table is startup_import).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -32,14 +31,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, recorded, saving
+from common import ROOT, package_at, recorded, saving
 
 
 def commands(puzzle: str, shot: str | None = None) -> dict[str, list[str]]:
     """Each command measured, by the name the table gives it (cpflow's arguments, or None: the interpreter)."""
-    imports = {f"cpflow import {Path(shot).name}": ["import", str(Path(shot).resolve())]} if shot else {}
-    return imports | {
-        "python -S -c pass": [],
+    bare: dict[str, list[str]] = {"python -S -c pass": []}
+    if shot:
+        return bare | {f"cpflow import {Path(shot).name}": ["import", str(Path(shot).resolve())]}
+    return bare | {
         "cpflow --version": ["--version"],
         f"cpflow solve {puzzle} -q": ["solve", puzzle, "-q"],
         f"cpflow solve {puzzle}": ["solve", puzzle],
@@ -51,14 +51,7 @@ def commands(puzzle: str, shot: str | None = None) -> dict[str, list[str]]:
 def installed(commit: str | None, into: Path) -> Path:
     """cpflow/ as installed in a folder of its own, compiled to bytecode: this folder's (None), or the
     commit's with this folder's compiled core (start-up does not depend on which build of it loads)."""
-    into.mkdir()
-    if commit is None:
-        shutil.copytree(ROOT / "cpflow", into / "cpflow", ignore=shutil.ignore_patterns("__pycache__"))
-    else:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "cpflow"], check=True, capture_output=True)
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-        for core in (ROOT / "cpflow" / "deduce").glob("_core*.so"):
-            shutil.copy(core, into / "cpflow" / "deduce" / core.name)
+    package_at(commit or str(ROOT), into)
     compileall.compile_dir(into / "cpflow", quiet=1)
     return into
 
@@ -101,7 +94,7 @@ def main() -> None:
                 text=True,
             ).stdout.strip()
             trees = {label: installed(args.against, Path(scratch) / "before"), **trees}
-        with recorded("startup", args.save, f"{args.runs} runs of each, turn about"):
+        with recorded("startup_import" if args.shot else "startup", args.save, f"{args.runs} runs of each, turn about"):
             measure(trees, commands(args.puzzle, args.shot), args.runs)
 
 
