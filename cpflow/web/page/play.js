@@ -215,7 +215,8 @@ function showHint(mode, answer) {
   play.marks = null;
   if (answer.status === "step") {
     play.marks = { kind: "step", cells: answer.cells, because: answer.because, colour: answer.colour };
-    say(`Hint (${answer.rule}): ${answer.reason} Apply draws ${answer.cells.length === 1 ? "it" : "them"}.`, "ok");
+    // The reason says the rule in a player's words: the rule's name (`answer.rule`, "degree") is the CLI's, not shown.
+    say(`Hint: ${answer.reason} Apply draws ${answer.cells.length === 1 ? "it" : "them"}.`, "ok");
   } else if (answer.status === "mistake") {
     play.marks = { kind: "mistake", cells: answer.cells, because: [] };
     say(`Mistake: ${answer.reason}`, "bad");
@@ -359,6 +360,10 @@ function listen(mode) {
   const { play } = mode;
   const editor = $("editor");
   editor.addEventListener("click", (event) => play.on && event.stopImmediatePropagation(), true);
+  // In Play the board's touches make no gestures: a finger lifted while moving started a fling (touch-action: none
+  // stops the scroll, not the fling), and Chromium takes the next tap, on Hint or Undo, for one that stops the fling:
+  // no click. Pointer Events still draw the stroke. (A tap on the board is no click in Play anyway.)
+  editor.addEventListener("touchstart", (event) => play.on && event.preventDefault(), { passive: false });
   editor.addEventListener("pointerdown", (event) => onDown(mode, event));
   editor.addEventListener("pointermove", (event) => onMove(mode, event));
   editor.addEventListener("pointerup", () => onUp(mode));
