@@ -85,7 +85,7 @@ def test_on_a_phone_a_level_is_hinted_played_to_the_end_and_solved(phone, tmp_pa
     assert phone.drawn_at_once == 25  # the blank board, before the runtime was up
     level = pick_level(phone, "starter_7x7")
     phone.click("#hint")
-    phone.wait_for_selector("#status:text-matches('^Hint \\\\(')")
+    phone.wait_for_selector("#status:text-matches('^Hint: ')")
     assert phone.locator("#editor .p-step").count() >= 1
     phone.click("#apply")
     paths = solution_paths(level["name"])

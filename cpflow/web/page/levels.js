@@ -1,7 +1,8 @@
 // Levels to play without making one: the project's own puzzles (`levels.json`, written by puzzles/levels.py
 // with each one's size and grade), smallest first, in a picker grouped by size. Picking one reads it on the
 // server (`api/read`), as a file is read, and starts Play on it. A link (or a reload) of a level's puzzle, as the
-// board's writer writes it, shows that level picked.
+// board's writer writes it, shows that level picked. On a phone the picker shows the level picked as its name over
+// its grade (`level-shown`, under the select, which takes the taps): "name · grade" on one line did not fit.
 
 import { $ } from "./dom.js";
 import { showShot } from "./files.js";
@@ -12,9 +13,15 @@ import { say, showError } from "./status.js";
 export async function startLevels(page) {
   const picker = $("level");
   let levels = [];
+  const shown = () => {
+    const level = levels[Number(picker.value)];
+    const [name, grade] = $("level-shown").children;
+    [name.textContent, grade.textContent] = picker.value && level ? [level.name, level.grade] : ["Pick a level…", ""];
+  };
   const linked = () => {
     const i = levels.findIndex((level) => level.text === puzzleIn(location.hash));
     if (i >= 0) picker.value = String(i);
+    shown();
   };
   page.hooks.on("link", linked); // heard before the levels arrive too: `linked` again once they have
   try {
@@ -32,8 +39,10 @@ export async function startLevels(page) {
   let loading = false;
   page.hooks.on("changed", () => {
     if (!loading) picker.value = ""; // another board than the level picked
+    shown();
   });
   picker.addEventListener("change", async () => {
+    shown();
     const level = levels[Number(picker.value)];
     if (!picker.value || !level) return;
     loading = true;
