@@ -106,7 +106,7 @@ def test_an_open_window_around_the_corner_proves_its_two_cells():
 def test_without_routes_the_windows_give_the_witnesses(monkeypatch):
     from cpflow.engines import why as module
 
-    monkeypatch.setattr(module, "route", lambda *args: None)
+    monkeypatch.setattr(module, "route", lambda *args, **kwargs: None)
     settled = []
     original = module.Windows.witness
 

@@ -27,51 +27,67 @@ NEAREST = 4  # colours tried for each cell to cover, nearest first
 
 
 def route(
-    puzzle: Puzzle, connect: Collection[Colour], cover: Collection[Node], deadline: Deadline = NEVER, tries: int = TRIES
+    puzzle: Puzzle,
+    connect: Collection[Colour],
+    cover: Collection[Node],
+    deadline: Deadline = NEVER,
+    tries: int = TRIES,
+    partial: bool = False,
 ) -> Solution | None:
     """Paths that connect every colour of `connect` and cover every node of `cover` under the
     puzzle's rules (blanks allowed, other colours left out), or None when the greedy routing
-    finds none in `tries` orders (or by the deadline)."""
+    finds none in `tries` orders (or by the deadline); with `partial`, then the paths of the order
+    that missed the fewest (each colour or cell it could not route left out)."""
     owner = puzzle.endpoint_colour()
     chance = random.Random(0)  # noqa: S311  (an order to try, not a secret)
     colours, cells = list(connect), [n for n in cover if n not in owner]
     around = puzzle.neighbours
+    best: tuple[int, Solution | None] = (len(colours) + len(cells) + 1, None)
     for attempt in range(tries):
         if deadline.left() == 0:
-            return None
+            break
         if attempt:  # another order of the colours, the cells and each node's neighbours (which shortest path)
             chance.shuffle(colours)
             chance.shuffle(cells)
             around = {n: tuple(chance.sample(ws, len(ws))) for n, ws in puzzle.neighbours.items()}
-        found = _attempt(replace(puzzle, neighbours=around), owner, colours, cells, deadline)
-        if found is not None:
+        missed, found = _attempt(replace(puzzle, neighbours=around), owner, colours, cells, deadline, partial)
+        if found is not None and not missed:
             return found
-    return None
+        best = min(best, (missed, found), key=lambda pair: pair[0])
+    return best[1] if partial else None
 
 
-def _attempt(puzzle: Puzzle, owner: dict, colours: list[Colour], cells: list[Node], deadline: Deadline):
-    """One greedy routing: the colours wanted along shortest paths, then each cell left uncovered."""
+def _attempt(puzzle: Puzzle, owner: dict, colours: list[Colour], cells: list[Node], deadline: Deadline, partial: bool):
+    """(what it missed, paths) of one greedy routing: the colours wanted along shortest paths, then each
+    cell left uncovered; (1, None) at the first miss unless `partial`, which goes on without it."""
     held: set[Node] = set()
     paths: dict[Colour, tuple[Node, ...]] = {}
+    missed = 0
     for colour in colours:
         start, end = puzzle.endpoints[colour]
         path = _shortest(puzzle, owner, held, start, {end})
         if path is None:
-            return None
+            if not partial:
+                return 1, None
+            missed += 1
+            continue
         paths[colour] = path
         held.update(path)
     for cell in cells:
         if cell in held:
             continue
         if deadline.left() == 0:
-            return None
+            return 1, None
         through = _through(puzzle, owner, held, paths, cell)
         if through is None:
-            return None
+            if not partial:
+                return 1, None
+            missed += 1
+            continue
         colour, path = through
         paths[colour] = path
         held.update(path)
-    return Solution(paths)
+    return missed, Solution(paths)
 
 
 def _through(puzzle: Puzzle, owner: dict, held: set[Node], paths: dict, cell: Node):

@@ -35,6 +35,7 @@ from cpflow.board.grid import Colour, Node, Puzzle, Rules, Solution, cell_name
 from cpflow.board.verify import violations
 from cpflow.clock import Deadline, OutOfTime
 from cpflow.engines.relaxed import Relaxed, Requirement, size
+from cpflow.engines.repair import repaired
 from cpflow.engines.routing import route
 from cpflow.errors import InvalidSolution
 
@@ -46,10 +47,12 @@ LARGEST = 20_000  # nodes x colours of one model: a bigger part (or board) is no
 WINDOWS = (6, 9, 12)  # steps around a set's cells of the windows its witnesses are looked for in first
 RADII = (2, 4, 8, 16)  # steps from the refutation's cells to the border of the parts tried, before the whole board
 FIRST = 0.5  # of the time left, the most the label model's first proof may take before the parts are tried
+REPAIRED = 3  # the most elements of a set a solution may fail to be repaired, and the most solutions repaired
 ROUTED = 100  # the largest set whose elements' witnesses are routed (cpflow.engines.routing) before any solve
 OPEN = (4, 8)  # steps around a set's cells of the open windows its subsets are proven on first
 LOCAL = 0.5  # the largest share of the board's nodes an open window holds
 SHRUNK = 0.7  # an open window is built again when the set's window is less than this share of it
+REPAIRS = (2, 4, 7)  # steps around the cells a solution fails of the windows it is repaired in (cpflow.engines.repair)
 SOLVE = 0.25  # seconds a shrinking solve may take in its first round; each next round doubles it
 
 
@@ -160,6 +163,7 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     budget = SOLVE
     routed: set[tuple[Requirement, int]] = set()  # (element, size of the set) the routing tried
     windows = Windows(puzzle, getattr(models, "reach", None))
+    cheap = not isinstance(models, Ladder)  # a first round of single drops without solving S - {e} whole
     while True:
         stuck, waiting, chunk = False, set(), 1
         while deadline.left() != 0:
@@ -172,16 +176,21 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
             if len(dropped) == 1 and (dropped[0], len(core)) not in routed and len(core) <= ROUTED:
                 routed.add((dropped[0], len(core)))  # drawn without a solver, if the routing can
                 colours = [c for _, c in rest if isinstance(c, str)]
-                solution = route(puzzle, colours, [n for _, n in rest if isinstance(n, tuple)], deadline.within(budget))
-                if solution is not None:
+                cells = [n for _, n in rest if isinstance(n, tuple)]
+                solution = route(puzzle, colours, cells, deadline.within(budget), partial=True)
+                if solution is not None:  # a witness, or what may be repaired into one
                     found.append((solution, solution.colour_of()))
-                    continue
+                    if all(_met(*r, solution, found[-1][1]) for r in rest):
+                        continue
             status, solution, smaller = "unknown", None, []
             if not isinstance(models, Ladder):  # a proof comes fastest on an open window around the set
                 status, solution, smaller = windows.prove(core, rest, deadline.within(budget))
-                if status == "unknown" and len(dropped) == 1:  # and a witness in a closed one
+                if status == "unknown" and len(dropped) == 1:  # a witness repaired from a solution found
+                    solution = _repaired(puzzle, rest, dropped, found, deadline.within(budget))
+                    status = "solvable" if solution is not None else status
+                if status == "unknown" and len(dropped) == 1 and not cheap:  # and a witness in a closed one
                     status, solution, smaller = windows.witness(core, rest, deadline.within(budget))
-            if status == "unknown":
+            if status == "unknown" and not (cheap and len(dropped) == 1):
                 status, solution, smaller = models.solve(rest, deadline.within(budget))
             if status == "infeasible":
                 core, chunk = smaller, 2 * chunk
@@ -194,7 +203,7 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
                 chunk = max(1, len(dropped) // 2)
         if not stuck or deadline.left() == 0:
             break
-        budget *= 2
+        budget, cheap = budget if cheap else 2 * budget, False
     connect = tuple(c for _, c in core if isinstance(c, str))
     cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
@@ -208,6 +217,34 @@ def _witness(puzzle: Puzzle, core: list[Requirement], found: list[tuple[Solution
         unmet = [r for r in core if not _met(*r, solution, covered)]
         if len(unmet) == 1 and unmet[0] not in witnesses:
             witnesses[unmet[0]] = _checked(puzzle, solution, [r for r in core if r != unmet[0]])
+
+
+def _repaired(puzzle: Puzzle, wanted: list[Requirement], dropped: list[Requirement], found: list, deadline: Deadline):
+    """A solution meeting `wanted`: one found that fails a few of it (`REPAIRED` at most, the fewest and the
+    latest first), solved again in windows `REPAIRS` steps around the cells of those it fails and of those
+    `dropped` (what may go to make room); None if none is."""
+    near = [(solution, [r for r in wanted if not _met(*r, solution, covered)]) for solution, covered in found[::-1]]
+    tries = [
+        (solution, ball(puzzle, _cells(puzzle, unmet + dropped), radius))
+        for solution, unmet in sorted(near, key=lambda pair: len(pair[1]))[:REPAIRED]
+        if 0 < len(unmet) <= REPAIRED
+        for radius in REPAIRS
+    ]
+    for k, (solution, window) in enumerate(tries):
+        left = deadline.left()
+        if left == 0:
+            break
+        mended = repaired(
+            puzzle, solution, window, wanted, deadline.within(left / (len(tries) - k)) if left else deadline
+        )
+        if mended is not None:
+            return mended
+    return None
+
+
+def _cells(puzzle: Puzzle, requirements: Collection[Requirement]) -> list[Node]:
+    """The cells of the requirements: a cell's own, a colour's endpoints."""
+    return [n for _, what in requirements for n in (puzzle.endpoints[what] if isinstance(what, str) else (what,))]
 
 
 class Windows:
