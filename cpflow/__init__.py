@@ -30,7 +30,7 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   that never outlive a request), closest, why (relaxed: the model of requirements that cannot hold;
   relaxed_label: the same in the label formulation, the whole board at any size; relaxed_open: on an
   open window, proofs for the whole board; routing: its witnesses drawn without a solver, paths
-  routed one colour at a time)
+  routed one colour at a time; repair: a solution kept outside a window, the inside solved again)
 - workflows/: unique (proofs and counts), generate/ (puzzles proven unique: order, carve,
   cover, prove, pack), compare, batch (here or on a process pool), items (where a batch
   runs, an item's failure), cluster (batches on Dask: the `dask` extra, imported only with
