@@ -1,6 +1,6 @@
 """Real screenshots changed as a user's own would differ from them (bench/vision_perturbed.py: scaled, cut
-to the board, cut through its edge cells, dimmed), each of which was once read as a wrong board: now
-refused in one line, or read exactly. Skipped without ../shared/screenshots/real."""
+to the board, cut through its edge cells, dimmed, darker mid tones, framed), each of which was once read as
+a wrong board: now refused in one line, or read exactly. Skipped without ../shared/screenshots/real."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import vision_real  # noqa: E402
 
 PICTURES = ROOT.parent / "shared" / "screenshots" / "real"
 HARRISON, HEMOALI, PKONKLE = "Harrison5399_Flow-Free-CNF-SAT-Solver", "hemoali_Flow-Solver", "pkonkle213_FlowFreeSolver"
+ZNORAKA, TALSOR = "znoraka_flow-free-solver", "TalsoR92_flowFreeSolver"
 # (picture, variant, side of a cut: vision_perturbed.SIDES' index) -> what it must read as now, and what it was
 ONCE_WRONG = [
     (f"{HEMOALI}/Flow_Solver_mazes_maze8x8.png", "cut", 0, {"refused"}, "read 7x8 for 8x8"),
@@ -25,6 +26,10 @@ ONCE_WRONG = [
     (f"{HARRISON}/Boards_14x12_IMG_9170.PNG", "dim", 0, {"exact", "refused"}, "two pairs of dark dots left out"),
     (f"{HEMOALI}/Flow_Solver_mazes_maze10x12.png", "scale 0.75", 0, {"exact", "refused"}, "two rows of buttons read"),
     (f"{PKONKLE}/SolvedBoards_2022-08-30_18.17.47.jpg", "scale 0.75", 0, {"exact"}, "a line of the outline missed"),
+    (f"{ZNORAKA}/data_150.png", "gamma", 0, {"exact", "refused"}, "16 holes read where faded lines are"),
+    (f"{ZNORAKA}/data_141.png", "gamma", 0, {"exact", "refused"}, "8 holes read where faded lines are"),
+    (f"{ZNORAKA}/data_150.png", "frame", 0, {"exact", "refused"}, "4 holes read along a faded edge line"),
+    (f"{TALSOR}/src_levels_on_img_board_9-9_final_capture_10.png", "frame", 0, {"exact", "refused"}, "2 edge holes"),
 ]
 
 

@@ -28,6 +28,8 @@ EDGE = 0.3  # share of an outer line that must be seen for its gaps to mark hole
 BARE = 10.0  # Lab distance, at most, between a bare cell's middle and its corners
 OPEN = 2  # sides with no line seen, at least, of a cell open to the page on a hexagonal board without a border
 PAGE = 15.0  # Lab distance, at most, between a bare cell's middle and the page round the board
+FADED = 0.2  # share of the grid lines' own contrast, at least, of a side read as nothing: a grid line faded, perhaps
+LINES_READ = 40  # grid lines read for their contrast, about
 
 
 def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) -> tuple[set[Cell], dict[Cell, float]]:
@@ -35,7 +37,8 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
     cell's margin (0 to 1): how far its middle stood from the BARE and PAGE thresholds that said bare
     page or not, where that decided it: for a hole found bare, and for a cell found not bare without a
     dot, a grid line of its own or a hole (bare, it could be one); 1 for the others (a board cell found
-    bare, or one with a dot or a line, is one whatever its middle)."""
+    bare, or one with a dot or a line, is one whatever its middle). A hole with a side read as nothing
+    is as sure as that side is clear of a faded grid line (`_faded`: 0 from FADED of the lines' contrast)."""
     cells = [(row, col) for row in range(lattice.height) for col in range(lattice.width)]
     outside = page(lab, lattice)
     margins = _bares(lab, lattice, cells, outside)
@@ -61,7 +64,65 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
         holes |= _open_to_page(lattice, sides, dots, bare)
     lined = {cell for (cell, _), kind in sides.items() if kind is Side.LINE}
     decided = bare & holes | set(cells) - bare - holes - lined - dots
-    return holes, {cell: abs(sure) if cell in decided else 1.0 for cell, sure in margins.items()}
+    found = {cell: abs(sure) if cell in decided else 1.0 for cell, sure in margins.items()}
+    open_sides = [(cell, other) for cell in bare & holes for other, kind in around[cell] if kind is Side.NOTHING]
+    for cell, faded in _faded(lab, lattice, sides, open_sides).items():
+        found[cell] = min(found[cell], margin(faded, FADED, FADED) if faded < FADED else 0.0)
+    return holes, found
+
+
+def _faded(lab: np.ndarray, lattice: Grid, sides: Sides, open_sides: list[tuple[Cell, Cell]]) -> dict[Cell, float]:
+    """For each hole with sides read as nothing (`open_sides`: toward another hole or the page), the most any
+    of them stands out along its middle, as a share of what the board's grid lines stand out (`_contrasts`).
+    Bare page stands out by noise only; a grid line too faint to be seen as one (a tiny picture's under a
+    darker gamma, or beside a dark frame) stands out as a share of the others, and its holes are unsure.
+    Nothing where no grid line between two cells was seen (a hexagonal board's are not read as lines)."""
+    lined = [
+        (a, b)
+        for (a, b), kind in sides.items()
+        if kind is Side.LINE and a < b and lattice.inside(a) and lattice.inside(b)
+    ]
+
+    if not open_sides or not lined:
+        return {}
+    holes = {cell for cell, _ in open_sides}
+    once = list({frozenset(side): side for side in open_sides}.values())  # a side between two holes once
+    contrasts = _contrasts(lab, lattice, lined[:: max(1, len(lined) // LINES_READ)] + once)
+    typical = float(np.median(contrasts[: -len(once)]))
+    found: dict[Cell, float] = {}
+    for side, contrast in zip(once, contrasts[-len(once) :], strict=True):
+        for cell in side:
+            if cell in holes:
+                found[cell] = max(found.get(cell, 0.0), float(contrast) / typical if typical > 0 else 0.0)
+    return found
+
+
+def _contrasts(lab: np.ndarray, lattice: Grid, between: list[tuple[Cell, Cell]]) -> np.ndarray:
+    """How much each side stands out along its middle, in L: its lightest or darkest pixel within one of the
+    middle against the pixels a few to either side, the median of points along it, all sides at once."""
+    height, width = lab.shape[:2]
+    step = lattice.step
+    reach = max(3, round(0.1 * step))
+    middles, normals = [], []
+    for cell, other in between:
+        x, y = lattice.centre(*cell)
+        if isinstance(lattice, Lattice):  # its centre() takes cells on the lattice only
+            dx, dy = float(other[1] - cell[1]), float(other[0] - cell[0])
+        else:
+            ox, oy = lattice.centre(*other)
+            dx, dy = (ox - x) / step, (oy - y) / step
+        middles.append((x + dx * step / 2, y + dy * step / 2))
+        normals.append((dx, dy))
+    middle, normal = np.array(middles), np.array(normals)
+    along = np.linspace(-0.3, 0.3, 7) * step  # sides x points x (x, y)
+    points = middle[:, None] + along[None, :, None] * np.stack([-normal[:, 1], normal[:, 0]], axis=1)[:, None]
+    offsets = np.array([-reach, -1, 0, 1, reach], dtype=float)  # across the side: the page, the line, the page
+    at = points[:, :, None] + offsets[None, None, :, None] * normal[:, None, None]
+    xs = np.round(at[..., 0]).astype(int).clip(0, width - 1)
+    ys = np.round(at[..., 1]).astype(int).clip(0, height - 1)
+    light = np.asarray(lab[ys.ravel(), xs.ravel()], dtype=float)[:, 0].reshape(xs.shape)
+    beside = (light[..., 0] + light[..., -1]) / 2
+    return np.median(np.abs(light[..., 1:-1] - beside[..., None]).max(axis=-1), axis=1)
 
 
 def _open_to_page(lattice: Grid, sides: Sides, dots: set[Cell], bare: set[Cell]) -> set[Cell]:
