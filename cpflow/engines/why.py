@@ -53,6 +53,7 @@ OPEN = (4, 8)  # steps around a set's cells of the open windows its subsets are 
 LOCAL = 0.5  # the largest share of the board's nodes an open window holds
 SHRUNK = 0.7  # an open window is built again when the set's window is less than this share of it
 REPAIRS = (2, 4, 7)  # steps around the cells a solution fails of the windows it is repaired in (cpflow.engines.repair)
+BRIEF = 0.2  # of a solve's budget, the whole board's share in the first round
 SOLVE = 0.25  # seconds a shrinking solve may take in its first round; each next round doubles it
 
 
@@ -162,8 +163,9 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     found: list[tuple[Solution, dict]] = []  # every solution met so far and its cells: each may be a witness
     budget = SOLVE
     routed: set[tuple[Requirement, int]] = set()  # (element, size of the set) the routing tried
+    mended: set[tuple[Requirement, int, int]] = set()  # (element, size of the set, solutions found) repairs tried
     windows = Windows(puzzle, getattr(models, "reach", None))
-    cheap = not isinstance(models, Ladder)  # a first round of single drops without solving S - {e} whole
+    cheap = not isinstance(models, Ladder)  # a first round of single drops with no closed window, the board briefly
     while True:
         stuck, waiting, chunk = False, set(), 1
         while deadline.left() != 0:
@@ -185,13 +187,14 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
             status, solution, smaller = "unknown", None, []
             if not isinstance(models, Ladder):  # a proof comes fastest on an open window around the set
                 status, solution, smaller = windows.prove(core, rest, deadline.within(budget))
-                if status == "unknown" and len(dropped) == 1:  # a witness repaired from a solution found
+                if status == "unknown" and len(dropped) == 1:  # a witness in a closed window
+                    status, solution, smaller = windows.witness(core, rest, deadline.within(budget))
+                if status == "unknown" and len(dropped) == 1 and (dropped[0], len(core), len(found)) not in mended:
+                    mended.add((dropped[0], len(core), len(found)))  # or repaired from a solution found
                     solution = _repaired(puzzle, rest, dropped, found, deadline.within(budget))
                     status = "solvable" if solution is not None else status
-                if status == "unknown" and len(dropped) == 1 and not cheap:  # and a witness in a closed one
-                    status, solution, smaller = windows.witness(core, rest, deadline.within(budget))
-            if status == "unknown" and not (cheap and len(dropped) == 1):
-                status, solution, smaller = models.solve(rest, deadline.within(budget))
+            if status == "unknown":  # the whole board: briefly in the first round (its fast proofs still come)
+                status, solution, smaller = models.solve(rest, deadline.within(budget * (BRIEF if cheap else 1)))
             if status == "infeasible":
                 core, chunk = smaller, 2 * chunk
             elif status == "solvable" and solution is not None:
@@ -230,13 +233,12 @@ def _repaired(puzzle: Puzzle, wanted: list[Requirement], dropped: list[Requireme
         if 0 < len(unmet) <= REPAIRED
         for radius in REPAIRS
     ]
-    for k, (solution, window) in enumerate(tries):
+    for k, (solution, window) in enumerate(tries):  # each given a share of the time left as large as its window
         left = deadline.left()
         if left == 0:
             break
-        mended = repaired(
-            puzzle, solution, window, wanted, deadline.within(left / (len(tries) - k)) if left else deadline
-        )
+        share = len(window) / sum(len(later) for _, later in tries[k:])
+        mended = repaired(puzzle, solution, window, wanted, deadline.within(left * share) if left else deadline)
         if mended is not None:
             return mended
     return None
