@@ -18,8 +18,10 @@ whole board). Every drop is first tried on open windows `OPEN` steps around the 
 (cpflow.engines.relaxed_open: a proof there is one for the board, in milliseconds). A single
 element's witness is first drawn without a solver (cpflow.engines.routing, greedy paths, for sets of
 at most `ROUTED`), then looked for in closed windows `WINDOWS` steps around the set (each a board of
-its own, `closed`: far faster, and still the board's solutions), then on the whole board. A solve
-that takes more than its share (`SOLVE` seconds, doubled each round) waits for the next round. At
+its own, `closed`: far faster, and still the board's solutions), then repaired from a solution found
+that fails a few elements (cpflow.engines.repair: kept outside a window, the inside solved again),
+then on the whole board. A solve that takes more than its share (`SOLVE` seconds, doubled each
+round) waits for the next round. At
 the end every element has a witness: the set is minimal (no element can go). Each witness passes
 the verifier on the board of the colours it connects (blanks allowed), and covers every cell the set
 requires.
@@ -53,7 +55,6 @@ OPEN = (4, 8)  # steps around a set's cells of the open windows its subsets are 
 LOCAL = 0.5  # the largest share of the board's nodes an open window holds
 SHRUNK = 0.7  # an open window is built again when the set's window is less than this share of it
 REPAIRS = (2, 4, 7)  # steps around the cells a solution fails of the windows it is repaired in (cpflow.engines.repair)
-BRIEF = 0.2  # of a solve's budget, the whole board's share in the first round
 SOLVE = 0.25  # seconds a shrinking solve may take in its first round; each next round doubles it
 
 
@@ -156,16 +157,15 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
     replaces the set (its core) and the next chunk is twice as large; one that can hold (or is not
     settled) halves it, down to a single element, whose solution is its witness. Every solution found
     is kept, and is the witness of any element of the set it alone fails to meet. Each drop is tried on
-    open windows around the set first, a single element's then on closed ones (`Windows`); a solve
-    not settled within `budget` seconds leaves its element waiting for the next round, which gives
-    each such solve twice as long."""
+    open windows around the set first, a single element's then on closed ones (`Windows`), then
+    repaired (`_repaired`); a solve not settled within `budget` seconds leaves its element waiting for
+    the next round, which gives each such solve twice as long."""
     witnesses: dict[Requirement, Solution] = {}
     found: list[tuple[Solution, dict]] = []  # every solution met so far and its cells: each may be a witness
     budget = SOLVE
     routed: set[tuple[Requirement, int]] = set()  # (element, size of the set) the routing tried
     mended: set[tuple[Requirement, int, int]] = set()  # (element, size of the set, solutions found) repairs tried
     windows = Windows(puzzle, getattr(models, "reach", None))
-    cheap = not isinstance(models, Ladder)  # a first round of single drops with no closed window, the board briefly
     while True:
         stuck, waiting, chunk = False, set(), 1
         while deadline.left() != 0:
@@ -193,8 +193,8 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
                     mended.add((dropped[0], len(core), len(found)))  # or repaired from a solution found
                     solution = _repaired(puzzle, rest, dropped, found, deadline.within(budget))
                     status = "solvable" if solution is not None else status
-            if status == "unknown":  # the whole board: briefly in the first round (its fast proofs still come)
-                status, solution, smaller = models.solve(rest, deadline.within(budget * (BRIEF if cheap else 1)))
+            if status == "unknown":
+                status, solution, smaller = models.solve(rest, deadline.within(budget))
             if status == "infeasible":
                 core, chunk = smaller, 2 * chunk
             elif status == "solvable" and solution is not None:
@@ -206,7 +206,7 @@ def _shrunk(puzzle: Puzzle, models: Ladder | RelaxedLabel, core: list[Requiremen
                 chunk = max(1, len(dropped) // 2)
         if not stuck or deadline.left() == 0:
             break
-        budget, cheap = budget if cheap else 2 * budget, False
+        budget *= 2
     connect = tuple(c for _, c in core if isinstance(c, str))
     cover = tuple(n for _, n in core if not isinstance(n, str))
     kept = {r: w for r, w in witnesses.items() if r in core}
