@@ -94,7 +94,9 @@ def main() -> None:
                 text=True,
             ).stdout.strip()
             trees = {label: installed(args.against, Path(scratch) / "before"), **trees}
-        with recorded("startup_import" if args.shot else "startup", args.save, f"{args.runs} runs of each, turn about"):
+        note = f"{args.runs} runs of each, turn about"
+        table = recorded("startup_import", args.save, note) if args.shot else recorded("startup", args.save, note)
+        with table:
             measure(trees, commands(args.puzzle, args.shot), args.runs)
 
 
