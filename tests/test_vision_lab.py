@@ -12,6 +12,7 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
 
 from cpflow.vision.lab import Lab, lab_of  # noqa: E402
+from cpflow.vision.synthetic import Shot  # noqa: E402
 
 
 def opencv(pixels: np.ndarray) -> np.ndarray:
@@ -56,6 +57,23 @@ def test_reading_a_picture_builds_no_opencv_lab_tables():
         "ends = {c: set(ends) for c, ends in read(data).puzzle.endpoints.items()}\n"
         "assert ends == {c: set(ends) for c, ends in puzzle.endpoints.items()}\n"
         "print([c for c in calls if c in (cv2.COLOR_BGR2Lab, cv2.COLOR_RGB2Lab)])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("shot", [Shot(played=0.5, seed=1), Shot(width=9, height=9, shaped=True, seed=2)])
+def test_reading_a_picture_imports_neither_numpy_ma_nor_numpy_polynomial(shot):
+    """np.median, np.percentile and np.polynomial import numpy.ma or numpy.polynomial on their first call,
+    about 20 ms of every `cpflow import`: the reading takes its medians and line fits from
+    cpflow.vision.fits. Said by the modules a process holds after reading a picture (holes too: shaped)."""
+    code = (
+        "import sys\n"
+        "from cpflow.vision.synthetic import Shot, make\n"
+        "from cpflow.vision.screenshot import read\n"
+        f"data, puzzle = make({shot!r})\n"
+        "assert set(read(data).puzzle.nodes) == set(puzzle.nodes)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[:2] in (['numpy', 'ma'], ['numpy', 'polynomial'])))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

@@ -88,7 +88,7 @@ def _faded(lab: np.ndarray, lattice: Grid, sides: Sides, open_sides: list[tuple[
     holes = {cell for cell, _ in open_sides}
     once = list({frozenset(side): side for side in open_sides}.values())  # a side between two holes once
     contrasts = _contrasts(lab, lattice, lined[:: max(1, len(lined) // LINES_READ)] + once)
-    typical = float(np.median(contrasts[: -len(once)]))
+    typical = float(median(contrasts[: -len(once)]))
     found: dict[Cell, float] = {}
     for side, contrast in zip(once, contrasts[-len(once) :], strict=True):
         for cell in side:
@@ -122,7 +122,7 @@ def _contrasts(lab: np.ndarray, lattice: Grid, between: list[tuple[Cell, Cell]])
     ys = np.round(at[..., 1]).astype(int).clip(0, height - 1)
     light = np.asarray(lab[ys.ravel(), xs.ravel()], dtype=float)[:, 0].reshape(xs.shape)
     beside = (light[..., 0] + light[..., -1]) / 2
-    return np.median(np.abs(light[..., 1:-1] - beside[..., None]).max(axis=-1), axis=1)
+    return median(np.abs(light[..., 1:-1] - beside[..., None]).max(axis=-1).T)  # each side's, as np.median(axis=1)
 
 
 def _open_to_page(lattice: Grid, sides: Sides, dots: set[Cell], bare: set[Cell]) -> set[Cell]:
