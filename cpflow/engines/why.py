@@ -267,8 +267,7 @@ class Windows:
         from cpflow.engines.relaxed_label import RelaxedLabel
         from cpflow.engines.relaxed_open import RelaxedOpen
 
-        cells = [n for _, what in core for n in (self.puzzle.endpoints[what] if isinstance(what, str) else (what,))]
-        window = ball(self.puzzle, cells, radius)
+        window = ball(self.puzzle, _cells(self.puzzle, core), radius)
         if len(window) > (LOCAL if opened else 1) * len(self.puzzle.nodes) or len(window) == len(self.puzzle.nodes):
             return None  # the whole board, or an open window of most of it: the board's own model is as fast
         built, model = self.models.get((opened, radius), (frozenset(), None))
@@ -330,7 +329,7 @@ class Ladder:
 
     def __init__(self, puzzle: Puzzle, core: list[Requirement], radius: int | None, proof: Relaxed | None):
         self.puzzle, self.radius, self.proof = puzzle, radius, proof
-        cells = [n for _, what in core for n in (puzzle.endpoints[what] if isinstance(what, str) else (what,))]
+        cells = _cells(puzzle, core)
         steps = [r for r in RADII if radius is not None and r >= radius]
         regions = [ball(puzzle, cells, r) for r in steps]
         self.rungs = [(r, region) for r, region in zip(steps, regions, strict=True) if len(region) < len(puzzle.nodes)]
