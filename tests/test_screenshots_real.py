@@ -27,12 +27,7 @@ CASES = vision_real.cases(PICTURES, TRUTH)
 # Read as a wrong board or play today (the reading of 2026-11-27, bench/vision_real.py): none.
 WRONG: dict[str, str] = {}
 # Refused in one line today: no wrong board, but not read.
-REFUSED = {
-    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-07-15_17.37.42.jpg": "a solved board: a pipe at the edge "
-    "taken for a warp's end",
-    "pkonkle213_FlowFreeSolver/SolvedBoards_2022-08-29_12.09.29.jpg": "a solved board: a pipe at the edge "
-    "taken for a warp's end",
-}
+REFUSED: dict[str, str] = {}
 needs_pictures = pytest.mark.skipif(not PICTURES.is_dir(), reason="../shared/screenshots/real is absent")
 
 

@@ -86,9 +86,10 @@ def _where(error: Exception) -> str:
 
 def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tuple[int, ...] = REACH) -> Reading:
     """The puzzle and the play the decoded picture shows; ScreenshotUnreadable when no board is read.
-    When no grid stands out among lines of every width, or its dots do not pair, the grid is looked for
-    among thin lines (`reaches` THIN): on a board of small cells a pipe is as wide as a wide line,
-    and on a solved one a pipe through every cell makes a grid of half cells."""
+    When no grid stands out among lines of every width, or the board read on it is refused (its dots do
+    not pair, a warp's end has no other, a cell is unsure, ...), the grid is looked for among thin lines
+    (`reaches` THIN): on a board of small cells a pipe is as wide as a wide line, and on a solved one a
+    pipe through every cell makes a grid of half cells. When both are refused, the first refusal is said."""
     vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
     if debug_dir is not None:
         from cpflow.vision import debug  # only when asked for (start-up time)
@@ -100,7 +101,27 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
         if reaches == THIN:
             raise
         return _reading(image, debug_dir, name, THIN)
-    picture = image  # as decoded, before any margin
+    try:
+        return _on_lattice(image, lattice, vertical, horizontal, debug_dir, name, reaches)
+    except ScreenshotUnreadable:
+        if reaches == THIN:
+            raise
+        with suppress(ScreenshotUnreadable):
+            return _reading(image, debug_dir, name, THIN)
+        raise
+
+
+def _on_lattice(
+    image: np.ndarray,
+    lattice: Grid,
+    vertical: np.ndarray,
+    horizontal: np.ndarray,
+    debug_dir: Path | None,
+    name: str,
+    reaches: tuple[int, ...],
+) -> Reading:
+    """The puzzle and the play the decoded picture shows on the lattice found among the lines `reaches`
+    tells (`vertical`, `horizontal`: their masks); ScreenshotUnreadable when that reading is refused."""
     image, lattice, seen = _margined(image, lattice)
     if seen is not None:  # the lines on the picture's edge are ridges now
         vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
@@ -123,9 +144,6 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     try:
         named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:
-        if reaches != THIN:
-            with suppress(ScreenshotUnreadable):
-                return _reading(picture, debug_dir, name, THIN)
         if debug_dir is not None:
             from cpflow.vision import debug  # only when asked for (start-up time)
 
