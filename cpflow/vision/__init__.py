@@ -22,7 +22,29 @@ import sys
 from contextlib import suppress
 from pathlib import Path
 
+HEAPED = 32 << 20  # bytes: a block up to this size is taken from malloc's heap, not mapped on its own (glibc's most)
+KEPT = 64 << 20  # bytes: free memory at the heap's top kept for the next blocks rather than given back
+
+
+def _keep_freed_memory() -> None:
+    """glibc's malloc maps each block over 128 KB afresh and unmaps it when freed: the reading's picture-sized
+    arrays (cv2's results, numpy's temporaries) would each take new pages from the kernel, each page a fault
+    on first touch (7,500 in a reading of a phone screenshot, 4 µs each in a virtual machine), where a heap
+    that keeps what is freed takes them once (3,500). Nothing is done elsewhere than with glibc."""
+    if sys.platform != "linux" or not hasattr(os, "confstr"):
+        return
+    with suppress(OSError, ValueError):
+        if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
+            return
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+        mallopt(-3, HEAPED)  # M_MMAP_THRESHOLD, which also stops glibc moving the thresholds itself
+        mallopt(-1, KEPT)  # M_TRIM_THRESHOLD
+
+
 if "numpy" not in sys.modules and "OPENBLAS_NUM_THREADS" not in os.environ:
+    _keep_freed_memory()
     # numpy's OpenBLAS starts a thread a core when it loads (0.1 s of CPU), for linear algebra the reading
     # hardly does (a line fit to a few dozen points): loaded here with one thread, the environment as it was.
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
