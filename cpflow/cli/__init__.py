@@ -15,6 +15,7 @@ command's get them all, and so does `cpflow.cli.app`.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -83,7 +84,12 @@ def main() -> None:
 
     named = sys.argv[1] if len(sys.argv) > 1 else None  # a command, or a global option (-h, --version)
     completing = any(key.endswith("_COMPLETE") for key in os.environ)
-    group.main(joined() if completing else alone(joined(named), named))
+    try:
+        group.main(joined() if completing else alone(joined(named), named))
+    finally:
+        # The process ends here: its objects left to the system, not to the collector, which Python's
+        # exit runs over every module torn down (0.03 s of CPU after numpy, OpenCV and typer).
+        gc.freeze()
 
 
 def __getattr__(name: str):
