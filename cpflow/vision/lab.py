@@ -71,8 +71,10 @@ class Lab:
 
     def __getitem__(self, key) -> np.ndarray:
         if not self._known[key].all():
-            self._values[key] = lab_of(self.image[key])
+            values = lab_of(self.image[key])  # a new array: the reader's own
+            self._values[key] = values
             self._known[key] = True
+            return values
         values = self._values[key]
         return values.copy() if values.base is self._values else values  # a slice's view copied: the reader's own
 
