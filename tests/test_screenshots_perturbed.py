@@ -1,6 +1,7 @@
 """Real screenshots changed as a user's own would differ from them (bench/vision_perturbed.py: scaled, cut
-to the board, cut through its edge cells, dimmed, darker mid tones, framed), each of which was once read as
-a wrong board: now refused in one line, or read exactly. Skipped without ../shared/screenshots/real."""
+to the board, cut through its edge cells, dimmed, darker mid tones, framed, a banner over the top), each of
+which was once read as a wrong board: now refused in one line, or read exactly. Skipped without
+../shared/screenshots/real."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import vision_real  # noqa: E402
 PICTURES = ROOT.parent / "shared" / "screenshots" / "real"
 HARRISON, HEMOALI, PKONKLE = "Harrison5399_Flow-Free-CNF-SAT-Solver", "hemoali_Flow-Solver", "pkonkle213_FlowFreeSolver"
 ZNORAKA, TALSOR = "znoraka_flow-free-solver", "TalsoR92_flowFreeSolver"
+LUDOVIC = "ludovicb1239_FlowShapesSolver"
 # (picture, variant, side of a cut: vision_perturbed.SIDES' index) -> what it must read as now, and what it was
 ONCE_WRONG = [
     (f"{HEMOALI}/Flow_Solver_mazes_maze8x8.png", "cut", 0, {"refused"}, "read 7x8 for 8x8"),
@@ -30,6 +32,9 @@ ONCE_WRONG = [
     (f"{ZNORAKA}/data_141.png", "gamma", 0, {"exact", "refused"}, "8 holes read where faded lines are"),
     (f"{ZNORAKA}/data_150.png", "frame", 0, {"exact", "refused"}, "4 holes read along a faded edge line"),
     (f"{TALSOR}/src_levels_on_img_board_9-9_final_capture_10.png", "frame", 0, {"exact", "refused"}, "2 edge holes"),
+    (f"{LUDOVIC}/FlowShapesSolver_tests_4.jpg", "cut", 3, {"exact", "refused"}, "a hole cut in half read as a cell"),
+    (f"{LUDOVIC}/FlowShapesSolver_tests_4.jpg", "banner", 0, {"refused"}, "read 9x8 hex for 9x9 hex"),
+    (f"{ZNORAKA}/data_in2.jpg", "banner", 0, {"refused"}, "read 10x9 for 10x10: a banner over most of its top row"),
 ]
 
 

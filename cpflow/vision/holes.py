@@ -30,6 +30,9 @@ OPEN = 2  # sides with no line seen, at least, of a cell open to the page on a h
 PAGE = 15.0  # Lab distance, at most, between a bare cell's middle and the page round the board
 FADED = 0.2  # share of the grid lines' own contrast, at least, of a side read as nothing: a grid line faded, perhaps
 LINES_READ = 40  # grid lines read for their contrast, about
+COVER = 50.0  # Lab distance, at least, of the middle of a cell beyond the board's edge from the page just past its line
+NEAR = 0.1  # of a cell: how far past a board's edge line the page is read beside it
+COVERED_FEWEST = 2  # cells beyond an edge not the page, at least, of a board covered there
 
 
 def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) -> tuple[set[Cell], dict[Cell, float]]:
@@ -38,7 +41,9 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
     page or not, where that decided it: for a hole found bare, and for a cell found not bare without a
     dot, a grid line of its own or a hole (bare, it could be one); 1 for the others (a board cell found
     bare, or one with a dot or a line, is one whatever its middle). A hole with a side read as nothing
-    is as sure as that side is clear of a faded grid line (`_faded`: 0 from FADED of the lines' contrast)."""
+    is as sure as that side is clear of a faded grid line (`_faded`: 0 from FADED of the lines' contrast). A
+    cell of a hexagonal board that would be a hole were its sides the picture's edge cut off open (CUT: a
+    board cut through its edge cells) has a margin of 0: the picture does not show which it is."""
     cells = [(row, col) for row in range(lattice.height) for col in range(lattice.width)]
     outside = page(lab, lattice)
     margins = _bares(lab, lattice, cells, outside)
@@ -60,15 +65,74 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
                 other in bare or (edges is not None and _toward_seen_edge(cell, other, lattice, edges))
             ):
                 holes.add(cell)
+    hidden: set[Cell] = set()  # cells that would be holes were the sides the picture's edge cut off open
     if not framed and isinstance(lattice, HexLattice):  # a square board without one may have warps all round
         holes |= _open_to_page(lattice, sides, dots, bare)
+        if Side.CUT in sides.values():
+            opened: Sides = {key: Side.NOTHING if kind is Side.CUT else kind for key, kind in sides.items()}
+            hidden = _open_to_page(lattice, opened, dots, bare) - holes
     lined = {cell for (cell, _), kind in sides.items() if kind is Side.LINE}
     decided = bare & holes | set(cells) - bare - holes - lined - dots
     found = {cell: abs(sure) if cell in decided else 1.0 for cell, sure in margins.items()}
     open_sides = [(cell, other) for cell in bare & holes for other, kind in around[cell] if kind is Side.NOTHING]
     for cell, faded in _faded(lab, lattice, sides, open_sides).items():
         found[cell] = min(found[cell], margin(faded, FADED, FADED) if faded < FADED else 0.0)
+    found.update(dict.fromkeys(hidden, 0.0))  # a hole or not: the picture does not show
     return holes, found
+
+
+def covered(lab: np.ndarray, lattice: Grid, sides: Sides, holes: set[Cell], seen: tuple[int, int, int, int]) -> str:
+    """The edge of the board (top, bottom, left or right) that runs on under something laid over the picture
+    (an ad banner, a pop-up), or "" when none does: beyond most of the board cells on that edge whose outer
+    side is a grid line (a board drawn without a border, or past its border), where the picture shows it
+    (`seen`: the picture's own box, without the margin added round it), the next cell's middle is far
+    (COVER) from the page just past the line (NEAR): past a board's outline the page runs on for half a
+    cell at least. The row of a board hidden under a banner but for a sliver is no line the lattice
+    found, and the board read without it would be another."""
+    step, reach = lattice.step, max(1, round(0.15 * lattice.step))
+    edges, centres, cells = [], [], []
+    for (a, b), side in sides.items():
+        if side is not Side.LINE or not lattice.inside(a) or lattice.inside(b) or a in holes:
+            continue
+        (x, y) = lattice.centre(*a)
+        if isinstance(lattice, HexLattice):
+            bx, by = lattice.centre(*b)
+        else:
+            bx, by = x + (b[1] - a[1]) * step, y + (b[0] - a[0]) * step
+        dx, dy = bx - x, by - y
+        edges.append(("top" if dy < 0 else "bottom") if abs(dy) > abs(dx) else ("left" if dx < 0 else "right"))
+        centres.append((bx, by))
+        cells.append(a)
+    if not centres:
+        return ""
+    beyond = np.array(centres, dtype=float)
+    near = beyond + (np.array([lattice.centre(*cell) for cell in cells], dtype=float) - beyond) * (0.5 - NEAR)
+    middles, shown = _middles(lab, beyond, reach, seen)
+    boards, _ = _middles(lab, near, max(1, round(NEAR * step / 2)), seen)
+    apart = (np.linalg.norm(middles - boards, axis=1) >= COVER)[shown]
+    shown_edges = [edge for edge, on in zip(edges, shown, strict=True) if on]
+    for edge in ("top", "bottom", "left", "right"):
+        mine = [bool(far) for far, at in zip(apart, shown_edges, strict=True) if at == edge]
+        if len(mine) >= COVERED_FEWEST and sum(mine) > len(mine) / 2:
+            return edge
+    return ""
+
+
+def _middles(
+    lab: np.ndarray, at: np.ndarray, reach: int, seen: tuple[int, int, int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The median Lab colour of a square `reach` pixels to each side of each point (x, y) of `at`, and
+    whether the square lies within the picture's own box `seen` (a point's colour is nan where not)."""
+    height, width = lab.shape[:2]
+    xs, ys = np.round(at).astype(int).T
+    shown = (xs - reach >= max(0, seen[0])) & (xs + reach < min(width, seen[2]))
+    shown &= (ys - reach >= max(0, seen[1])) & (ys + reach < min(height, seen[3]))
+    found = np.full((len(at), 3), np.nan)
+    if shown.any():
+        span = np.arange(-reach, reach + 1)
+        squares = np.asarray(lab[ys[shown, None, None] + span[:, None], xs[shown, None, None] + span], dtype=float)
+        found[shown] = median(squares.reshape(int(shown.sum()), -1, 3).swapaxes(0, 1))
+    return found, shown
 
 
 def _faded(lab: np.ndarray, lattice: Grid, sides: Sides, open_sides: list[tuple[Cell, Cell]]) -> dict[Cell, float]:

@@ -26,7 +26,7 @@ from cpflow.vision.dots import Dot, corners, find_dots, lab_image
 from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
-from cpflow.vision.holes import find_holes
+from cpflow.vision.holes import covered, find_holes
 from cpflow.vision.pipes import Play, read_play
 from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marked, page, read_sides, walls, warps
 
@@ -141,6 +141,9 @@ def _on_lattice(
         lattice = changed
     if isinstance(lattice, Lattice):
         _whole(lattice, vertical, horizontal)
+    edge = covered(lab, lattice, sides, holes, seen or (0, 0, image.shape[1], image.shape[0]))
+    if edge:
+        raise ScreenshotUnreadable(f"no board found: its {edge} edge runs on under something laid over the picture")
     try:
         named = name_pairs(pairs if pairs is not None else pair_dots(dots))
     except ScreenshotUnreadable:
