@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -114,6 +115,25 @@ class Segment:
     cells: tuple[tuple[int, int], tuple[int, int]]
     points: tuple[tuple[float, float], ...]
     across: int
+
+
+class _Floats:
+    """A BGR picture (8 bits a channel) read as float32: `floats[key]` is `image[key]` converted."""
+
+    dtype = np.dtype(np.float32)
+
+    def __init__(self, image: np.ndarray):
+        self.image, self.shape = image, image.shape
+
+    def __getitem__(self, key) -> np.ndarray:
+        return self.image[key].astype(np.float32)
+
+
+def floats(image: np.ndarray) -> np.ndarray:
+    """The picture as float BGR for its readers, who only index it and read its shape: the pixels read
+    converted as they are read, the same values as `image.astype(np.float32)` without writing 9 MB for a
+    phone screenshot (new pages each, a fault each on a process's first reading)."""
+    return cast(np.ndarray, _Floats(image))  # typed as the array it stands in for
 
 
 def line_pixels(picture: np.ndarray, points: list[tuple[float, float, int]]) -> np.ndarray:

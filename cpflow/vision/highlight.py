@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpflow.vision.board import Lattice, line_pixels
+from cpflow.vision.board import Lattice, floats, line_pixels
 from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid
 
@@ -92,7 +92,7 @@ def unblend(image: np.ndarray, found: Highlight) -> np.ndarray:
 
 def _line_points(image: np.ndarray, grid: Lattice) -> tuple[np.ndarray, np.ndarray]:
     """Points on the grid lines between the board's cells, (x, y), and their colours (BGR)."""
-    picture = image.astype(np.float32)
+    picture = floats(image)
     points = [(point, segment.across) for segment in grid.segments(ALONG) for point in segment.points]
     values = line_pixels(picture, [(x, y, across) for (x, y), across in points])
     return np.array([point for point, _ in points], dtype=np.float32), np.array(values, dtype=np.float32)

@@ -25,7 +25,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell, cell_name
 from cpflow.errors import ScreenshotUnreadable
-from cpflow.vision.board import Lattice, Segment, line_pixels
+from cpflow.vision.board import Lattice, Segment, floats, line_pixels
 from cpflow.vision.dots import corners
 from cpflow.vision.fits import median
 from cpflow.vision.hexes import SIDES, Grid, HexLattice
@@ -66,7 +66,7 @@ Sides = dict[tuple[Cell, Cell], Side]  # (cell, the cell beyond, perhaps off the
 def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: np.ndarray) -> Sides:
     """What stands between each two cells of the lattice and on its edge, both ways round
     (`vertical`, `horizontal`: the line masks, which tell a square board's grid lines)."""
-    picture = image.astype(np.float32)
+    picture = floats(image)
     if isinstance(grid, HexLattice):
         return _hex_sides(picture, grid)
     segments = grid.segments(ENDS, outer=True)
