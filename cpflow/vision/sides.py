@@ -78,10 +78,11 @@ def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: 
     profiles = _profiles(picture, at, normals, grid.step)
     grey, far = (counts.reshape(len(segments), len(ENDS)) for counts in _bars(profiles, lines, page(picture, grid)))
     found: Sides = {}
-    for k, segment in enumerate(segments):
-        line = lambda segment=segment: _line(vertical if segment.across else horizontal, segment)  # noqa: E731
+    for segment, kind in zip(segments, _kinds(grey, far, BROAD * grid.step), strict=True):
+        if kind is None:
+            kind = Side.LINE if _line(vertical if segment.across else horizontal, segment) else Side.NOTHING
         a, b = segment.cells
-        found[a, b] = found[b, a] = _kind(grey[k], far[k], line, BROAD * grid.step)
+        found[a, b] = found[b, a] = kind
     return found
 
 
@@ -113,8 +114,8 @@ def _hex_sides(picture: np.ndarray, grid: HexLattice) -> Sides:
     centres = {
         cell: _centre(picture, grid, cell) for cell in {cell for a, b, _, _ in probes.values() for cell in (a, b)}
     }
-    for k, (a, b, _, _) in enumerate(probes.values()):
-        side = _kind(grey[k], far[k], lambda k=k: bool(thin[k].all()))
+    for k, ((a, b, _, _), kind) in enumerate(zip(probes.values(), _kinds(grey, far), strict=True)):
+        side = kind if kind is not None else Side.LINE if thin[k].all() else Side.NOTHING
         if side is Side.BAR and _piped(middles[k], centres[a], centres[b], outside):
             side = Side.TINTED  # a grey pipe from one cell to the other, not a bar
         found[a, b] = found[b, a] = side
@@ -141,17 +142,14 @@ def _piped(middles: np.ndarray, first: np.ndarray, second: np.ndarray, outside: 
     )
 
 
-def _kind(grey: np.ndarray, far: np.ndarray, line, broad: float = np.inf) -> Side:
-    """A side from its bar widths at its points (grey pixels, and pixels of any colour, far from the
-    lines and the cells beside), and `line()`, whether a thin line runs there; a bar of any colour
-    `broad` pixels wide or more is a bar too (a wall drawn in a level pack's colour, light green say)."""
-    if (grey >= WIDE).all() or (far >= max(broad, 2 * WIDE)).all():
-        return Side.BAR
-    if (far >= WIDE).all():
-        return Side.TINTED
-    if far.any():
-        return Side.FAINT
-    return Side.LINE if line() else Side.NOTHING
+def _kinds(grey: np.ndarray, far: np.ndarray, broad: float = np.inf) -> list[Side | None]:
+    """Each side from its bar widths at its points (`grey`, `far`: sides by points; grey pixels, and pixels
+    of any colour, far from the lines and the cells beside), all at once; None where no bar shows, and
+    whether a thin line runs there tells a line from nothing. A bar of any colour `broad` pixels wide or
+    more is a bar too (a wall drawn in a level pack's colour, light green say)."""
+    bar = (grey >= WIDE).all(axis=1) | (far >= max(broad, 2 * WIDE)).all(axis=1)
+    shown = np.stack([bar, (far >= WIDE).all(axis=1), far.any(axis=1)], axis=1)  # bar, tinted, faint
+    return [Side.BAR if b else Side.TINTED if t else Side.FAINT if f else None for b, t, f in shown.tolist()]
 
 
 def bordered(sides: Sides, grid: Grid, holes: set[Cell]) -> bool:
