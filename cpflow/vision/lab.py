@@ -41,13 +41,16 @@ CUBE_ROOT += [_raw(b) for b in (0x3FC4F15F83F55D2D, 0x402D9E20660EDB21, 0x4062FF
 CUBE_ROOT += [_raw(0x4040FECBC9E2C375)]
 
 
-LAZY = 2  # pictures a process converts pixel by pixel as read (a reading converts two) before it builds OpenCV's tables
+# Pictures a process converts pixel by pixel as read before it builds OpenCV's tables: one reading's at most,
+# one a pass (two: on the lines of every width, then on thin lines) and one a guess of the finger's highlight
+# a pass (cpflow.vision.highlight.GUESSES, 4).
+LAZY = 10
 
 
 def picture(image: np.ndarray) -> np.ndarray:
     """A BGR picture in Lab: the first `LAZY` of a process as `Lab` (no tables built: a command reads one
-    screenshot), the later ones whole by OpenCV, whose tables a process reading many (a server) then
-    pays for once (a reading is 15% faster that way). The values are the same either way."""
+    screenshot, a picture a pass and a guess), the later ones whole by OpenCV, whose tables a process reading
+    many (a server) then pays for once (a reading is 15% faster that way). The values are the same either way."""
     if _converted[0] < LAZY:
         _converted[0] += 1
         return cast(np.ndarray, Lab(image))  # typed as the array it stands in for: its readers index it
