@@ -245,7 +245,7 @@ def _line(mask: np.ndarray, segment: Segment) -> bool:
         at, low, high = y0, x0, x1
         near = slice(max(0, round(at) - 3), round(at) + 4)
         band = mask[near, max(0, round(low)) : round(high)].T
-    return bool(band.size) and band.any(axis=1).mean() >= SEEN
+    return bool(band.size) and int(np.count_nonzero(band.any(axis=1))) / len(band) >= SEEN  # the share, as mean
 
 
 def _profiles(
