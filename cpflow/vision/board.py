@@ -263,9 +263,9 @@ def _extend(
         near = [p for p in near if p[1] >= STRONG * top]
         return max(near, key=lambda p: p[1]) if near else None
 
+    top = max(s for _, s in run)  # the run's strongest line, kept as it grows
     for direction in (1, -1, 1):  # forward again: a first pair has too few lines to take an edge
         while True:
-            top = max(s for _, s in run)
             step = (run[-1][0] - run[0][0]) / (len(run) - 1)  # refined as the run grows
             end = run[-1][0] if direction == 1 else run[0][0]
             target = end + direction * step
@@ -286,6 +286,7 @@ def _extend(
             if not grown:
                 break
             run = [*run, *grown] if direction == 1 else [*reversed(grown), *run]
+            top = max(top, *(s for _, s in grown))
     return run
 
 
@@ -308,18 +309,18 @@ def find_lattice(vertical: np.ndarray, horizontal: np.ndarray) -> Lattice:
     down = chains(peaks(profile(horizontal, 1)), longest_step, height)
     if not across or not down:
         raise ScreenshotUnreadable("no board found: no grid of lines in the picture")
-    best = None
-    scores_x, scores_y = [_score(xs) for _, xs in across], [_score(ys) for _, ys in down]  # once each, not per pair
-    for (step_x, xs), score_x in zip(across, scores_x, strict=True):
-        for (step_y, ys), score_y in zip(down, scores_y, strict=True):
-            if abs(step_x - step_y) > 0.05 * max(step_x, step_y):
-                continue
-            score = (score_x + score_y, len(xs) + len(ys))  # on a tie, the run that takes the edges
-            if best is None or score > best[0]:
-                best = (score, xs, ys)
-    if best is None:
+    # Every pair of runs across and down at once: of those whose steps agree (square cells), the highest
+    # score, on a tie the one with more lines (that takes the edges), on a tie still the first.
+    steps_x, steps_y = np.array([step for step, _ in across]), np.array([step for step, _ in down])
+    square = np.abs(steps_x[:, None] - steps_y) <= 0.05 * np.maximum(steps_x[:, None], steps_y)
+    if not square.any():
         raise ScreenshotUnreadable("no board found: the grid lines found do not make square cells")
-    _, xs, ys = best
+    scores = np.array([_score(xs) for _, xs in across])[:, None] + np.array([_score(ys) for _, ys in down])
+    scores[~square] = -np.inf
+    lines = np.array([len(xs) for _, xs in across])[:, None] + np.array([len(ys) for _, ys in down])
+    lines[~(square & (scores == scores.max()))] = -1
+    i, j = divmod(int(lines.argmax()), len(down))
+    xs, ys = across[i][1], down[j][1]
     found = trim(Lattice(_even(xs, width), _even(ys, height)), vertical, horizontal)
     return to_edges(grow(found, vertical, horizontal), width, height)
 
