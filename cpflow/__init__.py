@@ -28,7 +28,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   deadline), cnf and sat (the SAT engines), complete (the search engine: the front end's search to its
   end, no solver library; the browser's), children (child processes and scratch folders
   that never outlive a request), closest, why (relaxed: the model of requirements that cannot hold;
-  relaxed_label: the same in the label formulation, the whole board at any size; relaxed_open: on an
+  relaxed_label: the same in the label formulation, the whole board at any size; relaxed_cnf: as
+  clauses in one incremental SAT solver, its proofs first while a large core shrinks; relaxed_open: on an
   open window, proofs for the whole board; routing: its witnesses drawn without a solver, paths
   routed one colour at a time; repair: a solution kept outside a window, the inside solved again)
 - workflows/: unique (proofs and counts), generate/ (puzzles proven unique: order, carve,

@@ -136,14 +136,15 @@ def add_one_colour(v: CnfVars) -> None:
             v.exactly_one(lits, at_most=v.puzzle.rules.blanks)
 
 
-def add_degrees(v: CnfVars) -> None:
-    """An endpoint takes one step; any other node one turn (none, if it may stay empty, exactly
-    when it has no colour), and each step it takes belongs to its turn."""
+def add_degrees(v: CnfVars, idle: dict[Node, int] | None = None) -> None:
+    """An endpoint takes one step (none when its literal in `idle` holds); any other node one turn
+    (none, if it may stay empty, exactly when it has no colour), and each step it takes belongs to its turn."""
+    idle = idle or {}
     for u in v.puzzle.nodes:
         v.deadline.check()
         steps = {w: v.taken(u, w) for w in v.steps_from(u)}
         if u in v.owner:
-            v.exactly_one(list(steps.values()))
+            v.exactly_one([*steps.values(), *([idle[u]] if u in idle else [])])
             continue
         turns = v.turns_at[u]
         v.exactly_one(list(turns.values()), at_most=v.puzzle.rules.blanks)

@@ -79,6 +79,7 @@ def why(
     the `colours` alone (by default where the rules refute the puzzle, and the colours met there);
     None if the puzzle is solvable, or the time limit came before any set was found. The play's
     drawn cells are left out: this is about the puzzle."""
+    from cpflow.engines.relaxed_cnf import proving  # python-sat's clauses, when it is installed
     from cpflow.engines.relaxed_label import RelaxedLabel
 
     deadline = Deadline(time_limit)
@@ -89,8 +90,8 @@ def why(
         return None
     left = deadline.left()
     status, _, core = board.solve(board.requirements(), deadline if left is None else deadline.within(left * FIRST))
-    if status == "infeasible":
-        return _shrunk(puzzle, board, core, deadline, None)
+    if status == "infeasible":  # the clauses' proofs first while shrinking a large core, with python-sat installed
+        return _shrunk(puzzle, proving(puzzle, board, core, deadline), core, deadline, None)
     if status == "solvable":
         return None
     if near is None:
