@@ -10,6 +10,7 @@ stand out from the cell's corners (the empty board, or the faint tint of a pipe'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -127,12 +128,21 @@ def corners(lattice: Grid, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _corner_offsets(lattice: Grid) -> tuple[np.ndarray, np.ndarray]:
-    """The cell's corners from its centre (dy, dx), in pixels."""
-    step = lattice.step
-    if lattice.shape == "hex":
+    """The cell's corners from its centre (dy, dx), in pixels: the same for every cell of the lattice, made
+    once (read-only; a reading asks for them cell by cell, a thousand times)."""
+    return _offsets(lattice.shape, lattice.step)
+
+
+@lru_cache(maxsize=16)
+def _offsets(shape: str, step: float) -> tuple[np.ndarray, np.ndarray]:
+    if shape == "hex":
         turns = np.radians(np.arange(0, 360, 60))
-        return HEX_CORNER * step * np.sin(turns), HEX_CORNER * step * np.cos(turns)
-    return np.array([-1, -1, 1, 1]) * CORNER * step, np.array([-1, 1, -1, 1]) * CORNER * step
+        made = HEX_CORNER * step * np.sin(turns), HEX_CORNER * step * np.cos(turns)
+    else:
+        made = np.array([-1, -1, 1, 1]) * CORNER * step, np.array([-1, 1, -1, 1]) * CORNER * step
+    for offsets in made:
+        offsets.flags.writeable = False
+    return made
 
 
 @dataclass(frozen=True)
