@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 from typing import cast
 
 import cv2
@@ -41,15 +42,16 @@ class Lattice:
     ys: tuple[float, ...]
     shape = "square"
 
-    @property
+    # Worked out once (a lattice is frozen): a reading asks for them tens of thousands of times.
+    @cached_property
     def width(self) -> int:
         return len(self.xs) - 1
 
-    @property
+    @cached_property
     def height(self) -> int:
         return len(self.ys) - 1
 
-    @property
+    @cached_property
     def step(self) -> float:
         return ((self.xs[-1] - self.xs[0]) / self.width + (self.ys[-1] - self.ys[0]) / self.height) / 2
 
