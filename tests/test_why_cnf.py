@@ -109,7 +109,10 @@ def test_the_clauses_are_built_only_for_a_large_core_and_with_python_sat(monkeyp
     large = [("cover", n) for n in CORNER.nodes if n not in CORNER.endpoint_colour()][: relaxed_cnf.LARGE]
     assert proving(CORNER, model, large[:3], Deadline(30)) is model
     assert isinstance(proving(CORNER, model, large, Deadline(30)), ProvenFirst)
-    real = importlib.util.find_spec
+    monkeypatch.setattr(relaxed_cnf, "HEAVY", len(CORNER.nodes) * len(CORNER.colours) - 1)
+    assert proving(CORNER, model, large, Deadline(30)) is model  # too many nodes x colours: built too slowly
+    monkeypatch.undo()
+    real = importlib.util.find_spec  # without python-sat, the model alone
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pysat" else real(name, *a))
     assert proving(CORNER, model, large, Deadline(30)) is model
 

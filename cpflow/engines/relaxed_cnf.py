@@ -21,11 +21,12 @@ from dataclasses import replace
 from cpflow.board.grid import Puzzle, Rules, Solution, tag
 from cpflow.clock import NEVER, Deadline, OutOfTime
 from cpflow.engines.prune import domains
-from cpflow.engines.relaxed import Requirement
+from cpflow.engines.relaxed import Requirement, size
 
 SOLVER = "glucose42"  # interruptible (a timer stops it at the deadline), and kept incremental
 SHARE = 0.5  # of a solve's time, what the clauses get before the label model (ProvenFirst)
 LARGE = 50  # the smallest first core the clauses are built for: below it, witnesses are the cost, not proofs
+HEAVY = 40_000  # the most nodes x colours the clauses are built for: 1.5 to 2 s of a 5 s why at 60,000
 BUILD = 0.3  # of the time left, the most building the clauses may take
 CONFLICTS = 2_000  # a solver that cannot be interrupted (CaDiCaL) runs in budgets of this many conflicts
 
@@ -140,8 +141,9 @@ class ProvenFirst:
 
 def proving(puzzle: Puzzle, model, core: list[Requirement], deadline: Deadline):
     """`model` with the clauses asked first (`ProvenFirst`) when the first `core` holds `LARGE` requirements or
-    more, python-sat is installed and the clauses are built within `BUILD` of the time left; else `model` alone."""
-    if len(core) < LARGE or importlib.util.find_spec("pysat") is None:
+    more, the board is at most `HEAVY` nodes x colours, python-sat is installed and the clauses are built
+    within `BUILD` of the time left; else `model` alone."""
+    if len(core) < LARGE or size(puzzle) > HEAVY or importlib.util.find_spec("pysat") is None:
         return model
     left = deadline.left()
     try:
