@@ -81,14 +81,23 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
     return holes, found
 
 
-def covered(lab: np.ndarray, lattice: Grid, sides: Sides, holes: set[Cell], seen: tuple[int, int, int, int]) -> str:
+def covered(
+    lab: np.ndarray,
+    lattice: Grid,
+    sides: Sides,
+    holes: set[Cell],
+    seen: tuple[int, int, int, int],
+    masks: tuple[np.ndarray, np.ndarray] | None = None,
+) -> str:
     """The edge of the board (top, bottom, left or right) that runs on under something laid over the picture
     (an ad banner, a pop-up), or "" when none does: beyond most of the board cells on that edge whose outer
     side is a grid line (a board drawn without a border, or past its border), where the picture shows it
     (`seen`: the picture's own box, without the margin added round it), the next cell's middle is far
     (COVER) from the page just past the line (NEAR): past a board's outline the page runs on for half a
     cell at least. The row of a board hidden under a banner but for a sliver is no line the lattice
-    found, and the board read without it would be another."""
+    found, and the board read without it would be another. On a square board (`masks`: its vertical and
+    horizontal line masks) most of the lines across must run on past that edge's line too (through NEAR
+    of a cell): the sliver's, where a board's outline has none, however near the page's own art may be."""
     step, reach = lattice.step, max(1, round(0.15 * lattice.step))
     edges, centres, cells = [], [], []
     for (a, b), side in sides.items():
@@ -114,8 +123,27 @@ def covered(lab: np.ndarray, lattice: Grid, sides: Sides, holes: set[Cell], seen
     for edge in ("top", "bottom", "left", "right"):
         mine = [bool(far) for far, at in zip(apart, shown_edges, strict=True) if at == edge]
         if len(mine) >= COVERED_FEWEST and sum(mine) > len(mine) / 2:
-            return edge
+            if masks is None or not isinstance(lattice, Lattice) or _runs_on(lattice, *masks, edge):
+                return edge
     return ""
+
+
+def _runs_on(lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray, edge: str) -> bool:
+    """Whether most of the lattice's lines across its `edge` (top, bottom, left, right) run on past its line
+    there through a strip NEAR of a cell wide, clear of the line itself (`vertical`, `horizontal`: the masks)."""
+    height, width = vertical.shape
+    left, top, right, bottom = lattice.bounds()
+    strip = max(1, round(NEAR * lattice.step))
+    at, size, mask, lines = {
+        "top": (round(top) - 2 - strip, height, vertical, lattice.xs),
+        "bottom": (round(bottom) + 3, height, vertical, lattice.xs),
+        "left": (round(left) - 2 - strip, width, horizontal.T, lattice.ys),
+        "right": (round(right) + 3, width, horizontal.T, lattice.ys),
+    }[edge]
+    if at < 0 or at + strip > size:
+        return False
+    runs = [bool(mask[at : at + strip, max(0, round(x) - 2) : round(x) + 3].any(axis=1).all()) for x in lines]
+    return sum(runs) > len(runs) / 2
 
 
 def _middles(

@@ -141,7 +141,7 @@ def _on_lattice(
         lattice = changed
     if isinstance(lattice, Lattice):
         _whole(lattice, vertical, horizontal)
-    edge = covered(lab, lattice, sides, holes, seen or (0, 0, image.shape[1], image.shape[0]))
+    edge = covered(lab, lattice, sides, holes, seen or (0, 0, image.shape[1], image.shape[0]), (vertical, horizontal))
     if edge:
         raise ScreenshotUnreadable(f"no board found: its {edge} edge runs on under something laid over the picture")
     try:
