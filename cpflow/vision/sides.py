@@ -33,7 +33,7 @@ from cpflow.vision.hexes import SIDES, Grid, HexLattice
 ENDS = (0.2, 0.8)  # of a side: where it is read across
 ACROSS = 0.2  # of a cell, to either side of the line: the profile read
 APART = 45.0  # BGR distance of a bar's pixels from any blend of the grid lines' colour and the pixels beside
-BROAD = 0.06  # of a cell: a bar of any colour at least this wide (and 2 WIDE) is a bar, not a tint
+BROAD = 0.06  # of a cell: a bar of any colour this wide (and WIDE + 1 pixels: a small picture's wall) is a bar
 WIDE = 2  # pixels: a bar is at least this wide (in the working image a border can be 3 pixels, its core 2)
 PAGE = 0.33  # of a cell: how far beyond the lattice the page is read
 PIPED = 25.0  # BGR distance, at most, of a side's middle from both cells' centres where a pipe crosses it
@@ -147,7 +147,7 @@ def _kinds(grey: np.ndarray, far: np.ndarray, broad: float = np.inf) -> list[Sid
     of any colour, far from the lines and the cells beside), all at once; None where no bar shows, and
     whether a thin line runs there tells a line from nothing. A bar of any colour `broad` pixels wide or
     more is a bar too (a wall drawn in a level pack's colour, light green say)."""
-    bar = (grey >= WIDE).all(axis=1) | (far >= max(broad, 2 * WIDE)).all(axis=1)
+    bar = (grey >= WIDE).all(axis=1) | (far >= max(broad, WIDE + 1)).all(axis=1)
     shown = np.stack([bar, (far >= WIDE).all(axis=1), far.any(axis=1)], axis=1)  # bar, tinted, faint
     return [Side.BAR if b else Side.TINTED if t else Side.FAINT if f else None for b, t, f in shown.tolist()]
 
