@@ -43,7 +43,8 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   (pictures to files), terminal (the board in colour in a terminal)
 - vision/: screenshot import with OpenCV (the `vision` extra, imported only by `cpflow
   import`): dimensions (a picture's size from its header, checked before decoding), screenshot
-  (read_screenshot), board (grid lines), hexes (hexagonal boards), sides (what stands on each
+  (read_screenshot), ridges (thin lines and their pixels), board (grid lines: the lattice), hexes
+  (hexagonal boards), sides (what stands on each
   side of a cell: walls, warps), dots, lab (CIE Lab as OpenCV has it, without its tables), fits (numpy's
   medians and line fits without the imports they make), holes,
   bridges, colours (pairing dots), confidence (how sure each cell's reading was), highlight (the

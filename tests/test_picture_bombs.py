@@ -250,7 +250,8 @@ def cut_board() -> bytes:
     """A shaped board (a border round it) cut by the picture's right edge halfway through its last
     column: the reading grew the lattice past the edge, and read a pixel off the picture (IndexError
     in board.py line_pixel, a traceback)."""
-    from cpflow.vision.board import find_lattice, ridges
+    from cpflow.vision.board import find_lattice
+    from cpflow.vision.ridges import ridges
     from cpflow.vision.screenshot import decode
     from cpflow.vision.synthetic import Shot, make
 
@@ -304,7 +305,8 @@ def test_an_error_inside_the_reading_is_a_one_line_refusal_that_names_it(tmp_pat
     done = runner.invoke(app, ["import", str(shot)])
     assert (done.exit_code, done.stdout) == (1, "")
     line = f"{shot}: could not read the board (IndexError in screenshot.py:"
-    assert done.stderr.startswith(line) and done.stderr.endswith(" _reading)\n") and done.stderr.count("\n") == 1
+    # the line names the function the error came up in: the one that calls find_holes
+    assert done.stderr.startswith(line) and done.stderr.endswith(" _on_lattice)\n") and done.stderr.count("\n") == 1
     with pytest.raises(ScreenshotUnreadable, match=r"^could not read the board \(IndexError in screenshot\.py:\d+"):
         screenshot.read(shot.read_bytes())
 

@@ -156,7 +156,8 @@ def test_colours_that_do_not_pair_are_reported_and_nothing_is_written(tmp_path):
 
 def _board_box(image) -> tuple[float, float, float]:
     """Where the synthetic screenshot put the board: left, top and cell size in the image's pixels."""
-    from cpflow.vision.board import find_lattice, ridges
+    from cpflow.vision.board import find_lattice
+    from cpflow.vision.ridges import ridges
     from cpflow.vision.screenshot import decode
 
     buffer = io.BytesIO()

@@ -17,9 +17,10 @@ from cpflow.errors import ScreenshotUnreadable
 
 cv2 = pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
 
-from cpflow.vision.board import REACH, find_lattice, ridges  # noqa: E402
+from cpflow.vision.board import find_lattice  # noqa: E402
 from cpflow.vision.confidence import SURE, check, confidence, pairing  # noqa: E402
 from cpflow.vision.dots import Dot  # noqa: E402
+from cpflow.vision.ridges import REACH, ridges  # noqa: E402
 from cpflow.vision.screenshot import decode, read  # noqa: E402
 from cpflow.vision.synthetic import Shot, make  # noqa: E402
 

@@ -7,7 +7,8 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")
 
-from cpflow.vision.board import line_pixels, peaks  # noqa: E402
+from cpflow.vision.board import peaks  # noqa: E402
+from cpflow.vision.ridges import line_pixels  # noqa: E402
 
 
 def one_line_pixel(picture: np.ndarray, x: float, y: float, across: int) -> np.ndarray:

@@ -1,11 +1,9 @@
 """Finding the board in a screenshot: its grid lines, hence its cells.
 
-A grid line is a ridge: a thin line lighter (dark theme) or darker (light theme) than
-the pixels a few pixels to either side of it. Pipes and dots are too wide to be ridges
-and their edges are steps, so the ridge mask keeps the grid, some text and little else.
-Summing the mask down each column gives a profile whose peaks are vertical lines; the
-board's lines are the longest run of strong peaks an equal step apart (the lattice),
-and the step is the same across and down, since cells are square.
+The grid lines are found in the ridge mask (cpflow.vision.ridges). Summing the mask down each column
+gives a profile whose peaks are vertical lines; the board's lines are the longest run of strong
+peaks an equal step apart (the lattice), and the step is the same across and down, since cells are
+square.
 """
 
 from __future__ import annotations
@@ -13,20 +11,15 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
-from typing import cast
 
-import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from cpflow.board.grid import lattice
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.vision.fits import line_fit, median
+from cpflow.vision.ridges import RUN
 
-RIDGE = 14  # grey levels a line pixel stands out from both sides, at least
-REACH = (2, 3, 5, 8)  # pixels to each side looked at for a ridge: lines 1 to 14 pixels wide
-THIN = (2, 3)  # and for thin lines only (1 to 4 pixels wide): a small board's pipes are as wide as a wide line
-RUN = 7  # pixels: shorter vertical (horizontal) runs of ridge are not line
 SMALLEST_CELL = 11  # pixels, in the working image
 FEWEST_CELLS = 5
 STRONG = 0.35  # a lattice line's strength, at least, relative to the lattice's strongest
@@ -117,93 +110,6 @@ class Segment:
     cells: tuple[tuple[int, int], tuple[int, int]]
     points: tuple[tuple[float, float], ...]
     across: int
-
-
-class _Floats:
-    """A BGR picture (8 bits a channel) read as float32: `floats[key]` is `image[key]` converted."""
-
-    dtype = np.dtype(np.float32)
-
-    def __init__(self, image: np.ndarray):
-        self.image, self.shape = image, image.shape
-
-    def __getitem__(self, key) -> np.ndarray:
-        return self.image[key].astype(np.float32)
-
-
-def floats(image: np.ndarray) -> np.ndarray:
-    """The picture as float BGR for its readers, who only index it and read its shape: the pixels read
-    converted as they are read, the same values as `image.astype(np.float32)` without writing 9 MB for a
-    phone screenshot (new pages each, a fault each on a process's first reading)."""
-    return cast(np.ndarray, _Floats(image))  # typed as the array it stands in for
-
-
-def line_pixels(picture: np.ndarray, points: list[tuple[float, float, int]]) -> np.ndarray:
-    """Each point's line pixel (`points`: x, y, and `across`: 1 on a vertical line, 0 on a horizontal one),
-    all at once: of the pixels within one pixel across the line, the one farthest from the mean of the pixels
-    three to either side (the background), the first of equals. `picture`: float BGR of 8-bit values."""
-    height, width = picture.shape[:2]
-    if not len(points):
-        return np.empty((0, *picture.shape[2:]), picture.dtype)
-    x, y, across = np.asarray(points, dtype=float).T
-    col, row = np.round(x).astype(int).clip(0, width - 1)[:, None], np.round(y).astype(int).clip(0, height - 1)[:, None]
-    down = across[:, None] == 0  # a horizontal line: look up and down
-
-    def across_line(steps: list[int]) -> np.ndarray:  # each point's pixels `steps` across its line, on the picture
-        ys, xs = (row + steps).clip(0, height - 1), (col + steps).clip(0, width - 1)
-        return picture[np.where(down, ys, row), np.where(down, col, xs)]
-
-    near, beside = across_line([-1, 0, 1]), across_line([-3, 3])
-    apart = near - ((beside[:, 0] + beside[:, 1]) / 2)[:, None]  # exact: halves of 8-bit values, summed in any order
-    return near[np.arange(len(near)), np.sqrt(np.add.reduce(apart * apart, axis=-1)).argmax(axis=1)]
-
-
-def ridges(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
-    """Where thin lines run along `axis` (0: vertical lines, 1: horizontal ones): a 0/1 mask
-    (`reaches`: how far to each side a line is told from, hence how wide it may be)."""
-    return line_mask(ridge_strength(image, axis, reaches), axis)
-
-
-def line_mask(strength: np.ndarray, axis: int) -> np.ndarray:
-    """The ridges strong enough and long enough to be lines along `axis`: a 0/1 mask."""
-    mask = (strength >= RIDGE).astype(np.uint8)
-    run = (1, RUN) if axis == 0 else (RUN, 1)  # (width, height)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, run))
-
-
-def ridge_strength(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
-    """By how much each pixel stands out, lighter or darker, from the pixels a few to either side
-    across `axis` (0: left and right, for vertical lines), in its most telling channel: blue, green,
-    red, or for a thin line their mean too (a grey line between a blue cell and a yellow one is
-    lighter than both in no channel by much, but in their mean it is; a wide band of the mean is
-    as often the dark cell between a bright pipe and a line)."""
-    mean = cv2.transform(image, np.full((1, 3), 1 / 3, np.float32))
-    found = np.zeros_like(image)
-    found_mean = np.zeros_like(mean)
-    for reach in reaches:
-        found = cv2.max(found, _stands_out(image, axis, reach))
-        if reach in THIN:
-            found_mean = cv2.max(found_mean, _stands_out(mean, axis, reach))
-    # The channels split and compared pairwise: numpy's max over them, or OpenCV's reduce, is 50 times slower.
-    blue, green, red = cv2.split(found)
-    return cv2.max(cv2.max(cv2.max(blue, green), red), found_mean)
-
-
-def _stands_out(image: np.ndarray, axis: int, reach: int) -> np.ndarray:
-    """How much lighter or darker each pixel is than both pixels `reach` to either side across
-    `axis`, channel by channel (saturating differences)."""
-    size = image.shape[1 - axis]
-    # Beyond the picture's edge, its edge pixel again (np.roll would wrap round).
-    if axis == 0:
-        padded = cv2.copyMakeBorder(image, 0, 0, reach, reach, cv2.BORDER_REPLICATE)
-        before, after = padded[:, :size], padded[:, 2 * reach : 2 * reach + size]
-    else:
-        padded = cv2.copyMakeBorder(image, reach, reach, 0, 0, cv2.BORDER_REPLICATE)
-        before, after = padded[:size], padded[2 * reach : 2 * reach + size]
-    # Lighter than both is lighter than the lighter one: min(x - b, x - a) is x - max(a, b), saturating too.
-    light = cv2.subtract(image, cv2.max(before, after))
-    dark = cv2.subtract(cv2.min(before, after), image)
-    return cv2.max(light, dark)
 
 
 def profile(mask: np.ndarray, axis: int) -> np.ndarray:

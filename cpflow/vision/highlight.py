@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpflow.vision.board import Lattice, floats, line_pixels
+from cpflow.vision.board import Lattice
 from cpflow.vision.fits import median
 from cpflow.vision.hexes import Grid
+from cpflow.vision.ridges import floats, line_pixels
 
 ALONG = (0.2, 0.8)  # of a cell edge: where the lines are read, clear of a pipe's band across them
 STRAY = 18.0  # BGR distance from the lines' own colour past which a line point is tinted

@@ -17,7 +17,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell, Puzzle
 from cpflow.errors import CpflowError, NotAnImage, ScreenshotUnreadable
-from cpflow.vision.board import REACH, THIN, Lattice, find_lattice, ridges
+from cpflow.vision.board import Lattice, find_lattice
 from cpflow.vision.bridges import find_bridges
 from cpflow.vision.colours import name_pairs, pair_dots
 from cpflow.vision.confidence import check, confidence, pairing
@@ -28,6 +28,7 @@ from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import covered, find_holes
 from cpflow.vision.pipes import Play, read_play
+from cpflow.vision.ridges import REACH, THIN, ridges
 from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marked, page, read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
