@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.dots import Dot, corners
-from cpflow.vision.fits import median
+from cpflow.vision.dots import Dot, corners_of
+from cpflow.vision.fits import distance, median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.sides import page
 
@@ -30,21 +30,22 @@ def find_bridges(lab: np.ndarray, grid: Grid, dots: list[Dot], holes: set[Cell])
     """The bridge cells of the board (`dots`: the endpoints, never on a bridge)."""
     height, width = lab.shape[:2]
     cells = [(r, c) for r in range(grid.height) for c in range(grid.width) if (r, c) not in holes]
-    sampled = {}
-    for row, col in cells:
-        ys, xs = corners(grid, row, col)
-        sampled[row, col] = lab[ys.clip(0, height - 1), xs.clip(0, width - 1)]
-    board = median([median(points) for points in sampled.values()])
+    if not cells:
+        return set()
+    ys, xs = corners_of(grid, cells)
+    points = lab[ys.clip(0, height - 1), xs.clip(0, width - 1)]  # cells x corners x Lab, read at once
+    tiles = median(points.swapaxes(0, 1))  # each cell's median of its corners
+    board = median(tiles)
     outside = page(lab, grid)  # an empty cell's colour, where most cells are tinted
     taken = {dot.cell for dot in dots}
-    tints = [median(sampled[cell]) for cell in taken if cell in sampled]
+    tints = [tile for cell, tile in zip(cells, tiles, strict=True) if cell in taken]
+    alike = np.linalg.norm(points - tiles[:, None], axis=2).max(axis=1) <= ALIKE
     found = set()
-    for cell, points in sampled.items():
-        tile = median(points)
-        if cell in taken or np.linalg.norm(points - tile, axis=1).max() > ALIKE:
+    for cell, tile, plain in zip(cells, tiles, alike, strict=True):
+        if cell in taken or not plain:
             continue
         if np.hypot(tile[1], tile[2]) <= GREY and all(
-            np.linalg.norm(tile - other) >= APART for other in (board, outside, *tints)
+            distance(tile, other) >= APART for other in (board, outside, *tints)
         ):
             found.add(cell)
     return found

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.fits import median
+from cpflow.vision.fits import distance, median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.lab import picture
 
@@ -92,7 +92,7 @@ def _dimmed(samples: _Samples, page: np.ndarray, kept: list[Dot], margins: dict[
     PAGE while the round end of a streak of the page's art stays far below the dots (on the real
     screenshots, 17 at most against 37 at least): such a cell is sure to be none only under FAINT of the
     dimmest dot's distance from the page."""
-    dimmest = FAINT * min(float(np.linalg.norm(np.subtract(dot.lab, page))) for dot in kept)
+    dimmest = FAINT * min(distance(dot.lab, page) for dot in kept)
     apart = np.linalg.norm(samples.middles - page, axis=1)
     ring = (np.linalg.norm(samples.middles - samples.boards, axis=1) >= CONTRAST) & (apart < PAGE)
     ring &= (samples.shares >= 0.5) & (samples.covered >= COVERED)
@@ -125,6 +125,13 @@ def corners(lattice: Grid, row: int, col: int) -> tuple[np.ndarray, np.ndarray]:
     (a square cell's four, a hexagonal cell's six, toward its vertices)."""
     (x, y), (dy, dx) = lattice.centre(row, col), _corner_offsets(lattice)
     return np.round(y + dy).astype(int), np.round(x + dx).astype(int)
+
+
+def corners_of(lattice: Grid, cells: list[Cell]) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of all the cells at once, placed as `corners` places them: ys and xs, cells by points."""
+    centres = np.array([lattice.centre(*cell) for cell in cells], dtype=float).reshape(len(cells), 2)
+    dy, dx = _corner_offsets(lattice)
+    return np.round(centres[:, 1:] + dy).astype(int), np.round(centres[:, :1] + dx).astype(int)
 
 
 def _corner_offsets(lattice: Grid) -> tuple[np.ndarray, np.ndarray]:
@@ -216,8 +223,8 @@ def _pipe_sides(
     sides = 0
     for other, probe in zip(others, probes, strict=True):
         backgrounds = [board, samples.boards[samples.at(other)]]
-        to_dot = np.linalg.norm(probe - colour)
-        sides += bool(to_dot < SAME and all(to_dot < np.linalg.norm(probe - b) for b in backgrounds))
+        to_dot = distance(probe, colour)
+        sides += bool(to_dot < SAME and all(to_dot < distance(probe, b) for b in backgrounds))
     return sides
 
 
@@ -230,11 +237,11 @@ def _dot_at(
     most narrowly; for none, of the test it failed most clearly."""
     at = samples.at((row, col))
     middle, board = samples.middles[at], samples.boards[at]
-    contrast = float(np.linalg.norm(middle - board))
+    contrast = distance(middle, board)
     share, covered = float(samples.shares[at]), float(samples.covered[at])
     tests = [(contrast, CONTRAST, 2 * CONTRAST), (share, 0.5, 0.5), (covered, COVERED, 1 - COVERED)]
     if page is not None and page[0] <= DARK:
-        tests.append((float(np.linalg.norm(middle - page)), PAGE, PAGE))
+        tests.append((distance(middle, page), PAGE, PAGE))
     failed = [margin(value, least, scale) for value, least, scale in tests if value < least]
     if failed:
         return None, max(failed)

@@ -1,7 +1,7 @@
-"""The medians and the line fits the reading takes: numpy's own values (np.median, and
-np.polynomial.polynomial.polyfit of degree 1), without what numpy imports on their first call:
-np.median (and np.percentile) import numpy.ma, and np.polynomial its package, 20 ms of every
-`cpflow import` between them.
+"""The medians, distances and line fits the reading takes: numpy's own values (np.median,
+np.linalg.norm of a difference, and np.polynomial.polynomial.polyfit of degree 1), without what numpy
+imports on their first call (np.median and np.percentile import numpy.ma, and np.polynomial its package:
+20 ms of every `cpflow import` between them) or what its general case costs on each.
 """
 
 from __future__ import annotations
@@ -19,6 +19,15 @@ def median(values: np.ndarray | list) -> np.ndarray:
         ordered = ordered.astype(np.float64)
     half = len(ordered) // 2
     return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
+
+
+def distance(a: np.ndarray | tuple, b: np.ndarray | tuple) -> float:
+    """How far apart two points are (two colours in Lab, say), exactly as float(np.linalg.norm(a - b)) gives
+    it (its own steps, in the same type), in half its time: read thousands of times a reading."""
+    apart = np.subtract(a, b).ravel()
+    if apart.dtype.kind not in "fc":
+        apart = apart.astype(np.float64)
+    return float(np.sqrt(apart.dot(apart)))
 
 
 def line_fit(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:

@@ -19,8 +19,8 @@ import numpy as np
 
 from cpflow.board.grid import Cell
 from cpflow.vision.board import Lattice
-from cpflow.vision.dots import corners, margin
-from cpflow.vision.fits import median
+from cpflow.vision.dots import corners_of, margin
+from cpflow.vision.fits import distance, median
 from cpflow.vision.hexes import Grid, HexLattice
 from cpflow.vision.sides import Side, Sides, bordered, page
 
@@ -302,9 +302,8 @@ def _bares(lab: np.ndarray, lattice: Grid, cells: list[Cell], outside: np.ndarra
     span = np.arange(-reach, reach + 1)
     square = lab[ys[inside, None, None] + span[:, None], xs[inside, None, None] + span]  # cells x rows x columns x Lab
     middles = iter(median(square.reshape(len(square), len(span) ** 2, 3).swapaxes(0, 1)))  # down each one's points
-    corner = [corners(lattice, *cell) for cell in cells]
-    cys, cxs = np.array([ys_ for ys_, _ in corner]).clip(0, height - 1), np.array([xs_ for _, xs_ in corner])
-    boards = median(lab[cys, cxs.clip(0, width - 1)].swapaxes(0, 1))
+    cys, cxs = corners_of(lattice, cells)
+    boards = median(lab[cys.clip(0, height - 1), cxs.clip(0, width - 1)].swapaxes(0, 1))
     found = {}
     for k, cell in enumerate(cells):
         if inside[k]:
@@ -319,6 +318,6 @@ def _bares(lab: np.ndarray, lattice: Grid, cells: list[Cell], outside: np.ndarra
 
 def _bare(colour: np.ndarray, board: np.ndarray, outside: np.ndarray) -> float:
     """A cell's margin of bare page (`_bares`), its middle's colour and its corners' given."""
-    tests = [(float(np.linalg.norm(colour - board)), BARE), (float(np.linalg.norm(colour - outside)), PAGE)]
+    tests = [(distance(colour, board), BARE), (distance(colour, outside), PAGE)]
     failed = [margin(value, most, most) for value, most in tests if value >= most]
     return -max(failed) if failed else max(1e-9, min(margin(value, most, most) for value, most in tests))

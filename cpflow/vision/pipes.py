@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.board.grid import ACROSS, DOWN, Cell, Colour, Node, Puzzle, cell_of
-from cpflow.vision.dots import CONTRAST, Dot, corners
-from cpflow.vision.fits import median
+from cpflow.vision.dots import CONTRAST, Dot, corners_of
+from cpflow.vision.fits import distance, median
 from cpflow.vision.hexes import Grid
 
 CENTRE = 0.07  # of a cell: the half-width of the patch read at the centre, well inside a pipe's band
@@ -83,10 +83,8 @@ def _corners(lab: np.ndarray, grid: Grid, cells: list[Cell]) -> np.ndarray:
     """Each cell's own colour: the median of its corners, all the cells read at once (`median` down each
     cell's corners: the same values as cell by cell)."""
     height, width = lab.shape[:2]
-    spots = [corners(grid, *cell) for cell in cells]
-    ys = np.array([cy for cy, _ in spots]).reshape(len(cells), -1).clip(0, height - 1)
-    xs = np.array([cx for _, cx in spots]).reshape(len(cells), -1).clip(0, width - 1)
-    return median(lab[ys, xs].swapaxes(0, 1)) if cells else np.empty((0, 3))
+    ys, xs = corners_of(grid, cells)
+    return median(lab[ys.clip(0, height - 1), xs.clip(0, width - 1)].swapaxes(0, 1)) if cells else np.empty((0, 3))
 
 
 def _read(
@@ -99,13 +97,13 @@ def _read(
     left, right = int(round(x - half)), int(round(x + half)) + 1
     patch = lab[max(0, top) : min(height, bottom), max(0, left) : min(width, right)].reshape(-1, 3)
     centre = median(patch)
-    to_board = float(np.linalg.norm(centre - board))
-    ranked = sorted((float(np.linalg.norm(centre - lab_)), colour) for colour, lab_ in colours.items())
+    to_board = distance(centre, board)
+    ranked = sorted((distance(centre, lab_), colour) for colour, lab_ in colours.items())
     best, colour = ranked[0]
     second = ranked[1][0] if len(ranked) > 1 else float("inf")
     # Clearly closer: by CLEAR, or by half of what stands between the two colours when they stand closer
     # (a board of many colours, beyond the game's sixteen, whose hues lie a few units apart).
-    apart = float(np.linalg.norm(colours[colour] - colours[ranked[1][1]])) if len(ranked) > 1 else float("inf")
+    apart = distance(colours[colour], colours[ranked[1][1]]) if len(ranked) > 1 else float("inf")
     if best < SAME and best + min(CLEAR, apart / 2) < second and to_board >= max(FAINT, 2 * best):
         return colour  # the pair's own colour, off the cell's (a pale pipe on its pale tint)
     if to_board < CONTRAST:
