@@ -17,7 +17,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell
 from cpflow.vision.dots import Dot, corners_of
-from cpflow.vision.fits import distance, median
+from cpflow.vision.fits import distance, lengths, median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.sides import page
 
@@ -39,7 +39,7 @@ def find_bridges(lab: np.ndarray, grid: Grid, dots: list[Dot], holes: set[Cell])
     outside = page(lab, grid)  # an empty cell's colour, where most cells are tinted
     taken = {dot.cell for dot in dots}
     tints = [tile for cell, tile in zip(cells, tiles, strict=True) if cell in taken]
-    alike = np.linalg.norm(points - tiles[:, None], axis=2).max(axis=1) <= ALIKE
+    alike = lengths(points - tiles[:, None]).max(axis=1) <= ALIKE
     found = set()
     for cell, tile, plain in zip(cells, tiles, alike, strict=True):
         if cell in taken or not plain:

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from cpflow.board.grid import Cell
-from cpflow.vision.fits import distance, median
+from cpflow.vision.fits import distance, lengths, median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.lab import picture
 
@@ -93,8 +93,8 @@ def _dimmed(samples: _Samples, page: np.ndarray, kept: list[Dot], margins: dict[
     screenshots, 17 at most against 37 at least): such a cell is sure to be none only under FAINT of the
     dimmest dot's distance from the page."""
     dimmest = FAINT * min(distance(dot.lab, page) for dot in kept)
-    apart = np.linalg.norm(samples.middles - page, axis=1)
-    ring = (np.linalg.norm(samples.middles - samples.boards, axis=1) >= CONTRAST) & (apart < PAGE)
+    apart = lengths(samples.middles - page)
+    ring = (lengths(samples.middles - samples.boards) >= CONTRAST) & (apart < PAGE)
     ring &= (samples.shares >= 0.5) & (samples.covered >= COVERED)
     for at in np.flatnonzero(ring):
         cell = (int(at) // samples.width, int(at) % samples.width)
@@ -187,8 +187,8 @@ def _sampled(lab: np.ndarray, lattice: Grid) -> _Samples:
     # A ring point is the dot's if it has the ring's colour and not the board's: on a light
     # board a pale pipe and the tint of its cell are close, but the tint is the corners'.
     # Points of neither colour (a colour-blind letter's ink, an edge) do not count.
-    to_dot = np.linalg.norm(colours - middles[:, None], axis=-1)
-    to_board = np.linalg.norm(colours - boards[:, None], axis=-1)
+    to_dot = lengths(colours - middles[:, None])
+    to_board = lengths(colours - boards[:, None])
     on_dot = (to_dot < SAME) & (to_dot < to_board)
     on_board = (to_board < SAME) & ~on_dot
     dotted = on_dot.sum(axis=1)
@@ -264,7 +264,7 @@ def _radius(lab: np.ndarray, lattice: Grid, row: int, col: int, colour: np.ndarr
     xs = np.round(x + steps * step * RAYS[:, :1]).astype(int).clip(0, width - 1)  # the eight rays at once
     ys = np.round(y + steps * step * RAYS[:, 1:]).astype(int).clip(0, height - 1)
     points = lab[ys, xs]
-    to_dot, to_board = np.linalg.norm(points - colour, axis=-1), np.linalg.norm(points - board, axis=-1)
+    to_dot, to_board = lengths(points - colour), lengths(points - board)
     inside = (to_dot < SAME) & (to_dot < to_board)
     return float(median([_run_end(steps, ray) for ray in inside]))
 

@@ -30,6 +30,17 @@ def distance(a: np.ndarray | tuple, b: np.ndarray | tuple) -> float:
     return float(np.sqrt(apart.dot(apart)))
 
 
+def lengths(values: np.ndarray) -> np.ndarray:
+    """Each point's length down the last axis (its three channels: a difference of colours, say), exactly as
+    np.linalg.norm(values, axis=-1) gives it (the squares added in its order), without numpy's sum down an
+    axis of three, which takes most of its time."""
+    values = np.asarray(values)
+    if values.shape[-1] != 3 or values.dtype.kind not in "f":
+        return np.linalg.norm(values, axis=-1)
+    squares = values * values
+    return np.sqrt((squares[..., 0] + squares[..., 1]) + squares[..., 2])
+
+
 def line_fit(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """The least-squares line through the points (x, y): its value at 0 and its slope, exactly as
     np.polynomial.polynomial.polyfit(xs, ys, 1) gives them (its columns scaled to unit length the same

@@ -22,7 +22,7 @@ import numpy as np
 
 from cpflow.board.grid import Cell, lattice
 from cpflow.vision.board import Lattice
-from cpflow.vision.fits import median
+from cpflow.vision.fits import lengths, median
 
 SHORTEST = 12  # pixels: a side of a hexagon at least (a cell of 20 pixels or more)
 SAME = 0.15  # share of their length: pieces this close in length are one side's
@@ -227,8 +227,8 @@ def _hidden(
     band = at([0.0, 0.0, 0.0], [-BAND_REACH, 0.0, BAND_REACH])
     beside = at([-BESIDE, -BESIDE, BESIDE, BESIDE], [-ASIDE, ASIDE, -ASIDE, ASIDE])
     middle = band[:, 1:2]
-    one = np.linalg.norm(band - middle, axis=2).max(axis=1) < BAND
-    off = np.linalg.norm(beside - middle, axis=2).min(axis=1) > OFF
+    one = lengths(band - middle).max(axis=1) < BAND
+    off = lengths(beside - middle).min(axis=1) > OFF
     return {(int(c), int(q)) for c, q in places[one & off]}
 
 

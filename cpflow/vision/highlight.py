@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cpflow.vision.board import Lattice
-from cpflow.vision.fits import median
+from cpflow.vision.fits import lengths, median
 from cpflow.vision.hexes import Grid
 from cpflow.vision.ridges import floats, line_pixels
 
@@ -53,21 +53,21 @@ def find_highlight(image: np.ndarray, grid: Grid, colours: list[np.ndarray]) -> 
     if len(values) < 4 * FEWEST:
         return []
     own = median(values)
-    distance = np.linalg.norm(values - own, axis=1)
+    distance = lengths(values - own)
     stray = distance > max(STRAY, 3 * float(median(distance)))  # past the noise of a blurred, small board
     if stray.sum() < FEWEST or stray.mean() > 0.5:  # none, or not a disc but the whole board's look
         return []
     tinted, shifts = points[stray], values[stray] - own
     # The disc is where strays crowd: the stray with most others within REACH cells, and those
     # near it. Lone strays elsewhere are lines blurred into a tinted cell beside them.
-    apart = np.linalg.norm(tinted[:, None, :] - tinted[None, :, :], axis=2)
+    apart = lengths(tinted[:, None, :] - tinted[None, :, :])
     crowd = (apart < REACH * grid.step).sum(axis=1)
     near = apart[int(np.argmax(crowd))] < REACH * grid.step
     if near.sum() < FEWEST:
         return []
     tinted, shifts = tinted[near], shifts[near]
     centre = tinted.mean(axis=0)
-    radius = float(np.max(np.linalg.norm(tinted - centre, axis=1))) + MARGIN * grid.step
+    radius = float(np.max(lengths(tinted - centre))) + MARGIN * grid.step
     guesses = []
     for colour in colours:
         direction = colour - own  # shift = a * (C - G0)
@@ -75,7 +75,7 @@ def find_highlight(image: np.ndarray, grid: Grid, colours: list[np.ndarray]) -> 
         if norm < 1.0:
             continue
         alpha = float(median(shifts @ direction) / norm)
-        residual = float(median(np.linalg.norm(shifts - alpha * direction, axis=1)))
+        residual = float(median(lengths(shifts - alpha * direction)))
         if ALPHA[0] <= alpha <= ALPHA[1] and residual <= STRAY:
             guesses.append((residual, Highlight(float(centre[0]), float(centre[1]), radius, colour, alpha)))
     return [found for _, found in sorted(guesses, key=lambda g: g[0])][:GUESSES]
