@@ -233,7 +233,8 @@ def page(picture: np.ndarray, grid: Grid) -> np.ndarray:
     acrosses = [left + (k + 0.5) * (right - left) / grid.width for k in range(grid.width)]
     points = [(left - away, y) for y in downs] + [(right + away, y) for y in downs]
     points += [(x, top - away) for x in acrosses] + [(x, bottom + away) for x in acrosses]
-    return median([picture[min(max(round(y), 0), height - 1), min(max(round(x), 0), width - 1)] for x, y in points])
+    xs, ys = np.round(np.array(points)).astype(int).T  # rounded as `round` rounds: half to even
+    return median(picture[ys.clip(0, height - 1), xs.clip(0, width - 1)])  # read at once (Lab: one conversion)
 
 
 def _line(mask: np.ndarray, segment: Segment) -> bool:
