@@ -73,6 +73,14 @@ class Lab:
         self._known = np.zeros(self.shape[:2], dtype=bool)
 
     def __getitem__(self, key) -> np.ndarray:
+        at = self._places(key)
+        if at is not None:  # rows and columns: read through the flattened picture, as numpy's `take` reads
+            if not self._known.reshape(-1).take(at).all():
+                values = lab_of(self.image.reshape(-1, 3).take(at, axis=0))
+                self._values.reshape(-1, 3)[at] = values
+                self._known.reshape(-1)[at] = True
+                return values
+            return self._values.reshape(-1, 3).take(at, axis=0)
         if not self._known[key].all():
             values = lab_of(self.image[key])  # a new array: the reader's own
             self._values[key] = values
@@ -80,6 +88,18 @@ class Lab:
             return values
         values = self._values[key]
         return values.copy() if values.base is self._values else values  # a slice's view copied: the reader's own
+
+    def _places(self, key) -> np.ndarray | None:
+        """A key of two arrays of rows and columns (broadcast together) as places in the flattened picture, in
+        a fraction of the time numpy takes to index by both each time; None for any other key, or one off it."""
+        if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, np.ndarray) for k in key)):
+            return None
+        if key[0].dtype.kind not in "iu" or key[1].dtype.kind not in "iu" or not self.image.flags.c_contiguous:
+            return None
+        try:
+            return np.asarray(np.ravel_multi_index(key, self.shape[:2]))
+        except ValueError:  # off the picture: numpy's own indexing says how (an index from the end, or an error)
+            return None
 
 
 def lab_of(pixels: np.ndarray) -> np.ndarray:
