@@ -46,7 +46,7 @@ Parts (faces -> workflows -> engines -> deduce -> board and the ground floor)
   (read_screenshot), ridges (thin lines and their pixels), board (grid lines: the lattice), hexes
   (hexagonal boards), sides (what stands on each
   side of a cell: walls, warps), dots, lab (CIE Lab as OpenCV has it, without its tables), fits (numpy's
-  medians and line fits without the imports they make), holes,
+  medians, distances and line fits without the imports they make), holes,
   bridges, colours (pairing dots), confidence (how sure each cell's reading was), highlight (the
   finger's highlight), pipes (the play drawn so far), debug (intermediate images), synthetic
   (screenshots made to order)

@@ -1,7 +1,8 @@
 """Screenshot import: a picture of the game in, a puzzle out (needs the `vision` extra: OpenCV, numpy).
 
 - `lab`: CIE Lab as OpenCV computes it, for the pixels read only (no tables to build);
-- `fits`: the medians and line fits the reading takes, numpy's values without numpy.ma and numpy.polynomial;
+- `fits`: the medians, distances and line fits the reading takes, numpy's values without numpy.ma,
+  numpy.polynomial and the cost of numpy's general case;
 - `dimensions`: a picture's size from its header bytes, refused before decoding when unknown or too large;
 - `screenshot`: `read_screenshot(data, debug_dir)`, decoding and the steps below in order;
 - `board`: the board's grid lines (the lattice), hence its size and cells;
