@@ -266,14 +266,13 @@ def _radius(lab: np.ndarray, lattice: Grid, row: int, col: int, colour: np.ndarr
     points = lab[ys, xs]
     to_dot, to_board = lengths(points - colour), lengths(points - board)
     inside = (to_dot < SAME) & (to_dot < to_board)
-    return float(median([_run_end(steps, ray) for ray in inside]))
+    return float(median(_run_ends(steps, inside)))
 
 
-def _run_end(steps: np.ndarray, inside: np.ndarray) -> float:
-    """Where the first run of the colour along a ray ends (0 when the ray never meets it): past a
-    letter's ink at its start, up to the first point off the colour."""
-    start = int(np.argmax(inside))
-    if not inside[start]:
-        return 0.0
-    off = np.flatnonzero(~inside[start:])
-    return float(steps[start + off[0] - 1]) if len(off) else float(steps[-1])
+def _run_ends(steps: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """Where the first run of the colour along each ray ends (`inside`: rays by steps; 0 where the ray never
+    meets it): past a letter's ink at its start, up to the first point off the colour, all rays at once."""
+    start = inside.argmax(axis=1)
+    off = ~inside & (np.arange(inside.shape[1]) >= start[:, None])  # off the colour, from the run's start on
+    ends = np.where(off.any(axis=1), steps[off.argmax(axis=1) - 1], steps[-1])
+    return np.where(inside[np.arange(len(inside)), start], ends, 0.0)
