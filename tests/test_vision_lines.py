@@ -44,3 +44,31 @@ def test_peaks_are_the_local_maxima_above_the_floor_three_apart():
     # 5 is below 7 within three; 20 and 21 tie, the first stays; 39 is the last column (no line there)
     assert peaks(strength) == [(7, 60.0), (12, 40.0), (20, 55.0)]
     assert peaks(np.zeros(2)) == []
+
+
+def _flat_of_32_bit_labels(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import cv2
+
+    from cpflow.vision.hexes import SHORTEST
+
+    _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    widths, heights = stats[1:, cv2.CC_STAT_WIDTH].astype(float), stats[1:, cv2.CC_STAT_HEIGHT].astype(float)
+    flat = (widths >= SHORTEST) & (heights <= np.maximum(3, widths / 4))
+    return widths[flat], centres[1:][flat]
+
+
+@pytest.mark.parametrize("density", [0.02, 0.2, 1.0])
+def test_flat_pieces_are_those_of_32_bit_labels_even_past_what_16_bits_number(density):
+    """hexes._flat labels the mask's pieces in 16 bits (three times as fast): the same widths and centres as with
+    OpenCV's 32-bit labels, and a mask of more pieces than 16 bits number (a picture of noise) read as well."""
+    from cpflow.vision.hexes import _flat
+
+    rng = np.random.default_rng(int(density * 100))
+    mask = (rng.random((600, 500)) < density).astype(np.uint8)
+    mask[::7, 20:60] = 1  # flat pieces
+    if density == 1.0:  # 150,000 pieces
+        mask = np.zeros((1000, 600), np.uint8)
+        mask[::2, ::2] = 1
+        mask[500, 100:200] = 1
+    found, expected = _flat(mask), _flat_of_32_bit_labels(mask)
+    assert len(expected[0]) and np.array_equal(found[0], expected[0]) and np.array_equal(found[1], expected[1])
