@@ -64,6 +64,16 @@ def ridges(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np
     return line_mask(ridge_strength(image, axis, reaches), axis)
 
 
+def line_masks(image: np.ndarray, reaches: tuple[int, ...] = REACH) -> tuple[np.ndarray, np.ndarray]:
+    """Where thin lines run down and across: `ridges` along both axes, the channels' mean made once."""
+    mean = _mean(image)
+    return line_mask(ridge_strength(image, 0, reaches, mean), 0), line_mask(ridge_strength(image, 1, reaches, mean), 1)
+
+
+def _mean(image: np.ndarray) -> np.ndarray:
+    return cv2.transform(image, np.full((1, 3), 1 / 3, np.float32))
+
+
 def line_mask(strength: np.ndarray, axis: int) -> np.ndarray:
     """The ridges strong enough and long enough to be lines along `axis`: a 0/1 mask."""
     mask = (strength >= RIDGE).astype(np.uint8)
@@ -71,13 +81,15 @@ def line_mask(strength: np.ndarray, axis: int) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, run))
 
 
-def ridge_strength(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
+def ridge_strength(
+    image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH, mean: np.ndarray | None = None
+) -> np.ndarray:
     """By how much each pixel stands out, lighter or darker, from the pixels a few to either side
     across `axis` (0: left and right, for vertical lines), in its most telling channel: blue, green,
     red, or for a thin line their mean too (a grey line between a blue cell and a yellow one is
     lighter than both in no channel by much, but in their mean it is; a wide band of the mean is
-    as often the dark cell between a bright pipe and a line)."""
-    mean = cv2.transform(image, np.full((1, 3), 1 / 3, np.float32))
+    as often the dark cell between a bright pipe and a line; `mean`: theirs, when made already)."""
+    mean = _mean(image) if mean is None else mean
     found = np.zeros_like(image)
     found_mean = np.zeros_like(mean)
     for reach in reaches:

@@ -28,7 +28,7 @@ from cpflow.vision.hexes import Grid, HexLattice, find_hex_lattice
 from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import covered, find_holes
 from cpflow.vision.pipes import Play, read_play
-from cpflow.vision.ridges import REACH, THIN, ridges
+from cpflow.vision.ridges import REACH, THIN, line_masks
 from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marked, page, read_sides, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
@@ -91,7 +91,7 @@ def _reading(image: np.ndarray, debug_dir: Path | None, name: str, reaches: tupl
     not pair, a warp's end has no other, a cell is unsure, ...), the grid is looked for among thin lines
     (`reaches` THIN): on a board of small cells a pipe is as wide as a wide line, and on a solved one a
     pipe through every cell makes a grid of half cells. When both are refused, the first refusal is said."""
-    vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
+    vertical, horizontal = line_masks(image, reaches)
     if debug_dir is not None:
         from cpflow.vision import debug  # only when asked for (start-up time)
 
@@ -125,7 +125,7 @@ def _on_lattice(
     tells (`vertical`, `horizontal`: their masks); ScreenshotUnreadable when that reading is refused."""
     image, lattice, seen = _margined(image, lattice)
     if seen is not None:  # the lines on the picture's edge are ridges now
-        vertical, horizontal = ridges(image, 0, reaches), ridges(image, 1, reaches)
+        vertical, horizontal = line_masks(image, reaches)
     shot, shot_lab = image, lab_image(image)  # each pixel converted once, whatever the lattice (cpflow.vision.lab)
     grown = 0  # times the lattice was grown (GROWN at most)
     while True:  # again on a lattice less its edge lines that are not the board's, or with one more
