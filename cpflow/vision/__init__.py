@@ -47,11 +47,15 @@ def _keep_freed_memory() -> None:
 if "numpy" not in sys.modules and "OPENBLAS_NUM_THREADS" not in os.environ:
     _keep_freed_memory()
     # numpy's OpenBLAS starts a thread a core when it loads (0.1 s of CPU), for linear algebra the reading
-    # hardly does (a line fit to a few dozen points): loaded here with one thread, the environment as it was.
+    # hardly does (a line fit to a few dozen points), and so does the OpenBLAS OpenCV's wheel carries (its
+    # thread spins through a reading: 0.08 s of CPU beside it): loaded here with one thread, the environment
+    # as it was.
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     try:
         with suppress(ImportError):  # said where the reading needs numpy
             import numpy  # noqa: F401
+        with suppress(ImportError):  # and OpenCV
+            import cv2  # noqa: F401
     finally:
         del os.environ["OPENBLAS_NUM_THREADS"]
 
