@@ -22,14 +22,16 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cpflow.board.grid import BOARD_KINDS, Puzzle, Solution
-from cpflow.clock import Deadline
-from cpflow.deduce.rules import Partial
-from cpflow.engines.base import Answer
 from cpflow.errors import EngineUnavailable, EngineUnsupported
-from cpflow.results import Status
+
+if TYPE_CHECKING:  # the protocol's annotations alone: every command loads the catalog (start-up time)
+    from cpflow.clock import Deadline
+    from cpflow.deduce.rules import Partial
+    from cpflow.engines.base import Answer
+    from cpflow.results import Status
 
 
 class Backend(Protocol):
