@@ -36,6 +36,7 @@ ONCE_WRONG = [
     (f"{LUDOVIC}/FlowShapesSolver_tests_4.jpg", "banner", 0, {"refused"}, "read 9x8 hex for 9x9 hex"),
     (f"{ZNORAKA}/data_in2.jpg", "banner", 0, {"refused"}, "read 10x9 for 10x10: a banner over most of its top row"),
     (f"{LUDOVIC}/FlowShapesSolver_tests_original6.png", "scale 0.5", 0, {"exact", "refused"}, "its 40 walls left out"),
+    (f"{LUDOVIC}/FlowShapesSolver_tests_original7.png", "scale 0.5", 0, {"exact", "refused"}, "22 walls read as tints"),
 ]
 
 

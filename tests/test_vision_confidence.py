@@ -22,6 +22,7 @@ from cpflow.vision.confidence import SURE, check, confidence, pairing  # noqa: E
 from cpflow.vision.dots import Dot  # noqa: E402
 from cpflow.vision.ridges import REACH, ridges  # noqa: E402
 from cpflow.vision.screenshot import decode, read  # noqa: E402
+from cpflow.vision.sides import BROAD, tinted_walls  # noqa: E402
 from cpflow.vision.synthetic import Shot, make  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "screenshots" / "real"
@@ -113,6 +114,16 @@ def test_a_cells_confidence_is_the_least_of_its_margins_and_a_pairing_close_to_a
     also = [Dot((1, 1), (50, 64, 40), (0, 0, 0), 0.3), Dot((2, 2), (50, 65, 40), (0, 0, 0), 0.3)]  # a red as near
     close = pairing([(red, red2), (also[0], also[1])], [red, red2, *also])
     assert close[(3, 3)] < SURE and close[(1, 1)] < 1.0
+
+
+def test_a_tint_as_wide_as_a_wall_between_two_board_cells_leaves_them_unsure_a_tinted_grid_line_does_not():
+    lattice = find_lattice(*(ridges(decode(make(Shot(5, 5, (1080, 1920), seed=1))[0]), axis, REACH) for axis in (0, 1)))
+    both = lambda a, b, wide: {(a, b): wide, (b, a): wide}  # noqa: E731 (read_sides keeps a side both ways round)
+    wall = tinted_walls(both((1, 1), (1, 2), 1.5 * BROAD), lattice, set())  # a level pack's light wall at half size
+    assert wall[(1, 1)] < SURE and wall[(1, 2)] < SURE and len(wall) == 2
+    line = tinted_walls(both((2, 2), (3, 2), 0.02), lattice, set())  # a grid line under the finger's highlight
+    assert min(line.values()) >= 0.5
+    assert tinted_walls(both((0, 0), (-1, 0), BROAD) | both((3, 3), (3, 4), BROAD), lattice, {(3, 4)}) == {}  # no wall
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="../shared/screenshots/real is absent")

@@ -29,7 +29,7 @@ from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import covered, find_holes
 from cpflow.vision.pipes import Play, read_play
 from cpflow.vision.ridges import REACH, THIN, line_masks
-from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marked, page, read_sides, walls, warps
+from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marked, page, read_sides, tinted_walls, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
@@ -130,7 +130,8 @@ def _on_lattice(
     grown = 0  # times the lattice was grown (GROWN at most)
     while True:  # again on a lattice less its edge lines that are not the board's, or with one more
         image, lab, dots, pairs, dotted = _without_highlight(shot, shot_lab, lattice)
-        sides = _cut(read_sides(image, lattice, vertical, horizontal), lattice, seen)
+        sides, tints = read_sides(image, lattice, vertical, horizontal)
+        sides = _cut(sides, lattice, seen)
         holes, bare = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
         changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
         if changed is None and isinstance(lattice, Lattice):
@@ -170,7 +171,8 @@ def _on_lattice(
         )
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
-    sure = confidence(dotted, bare, pairing(named.values(), dots), _unlined(sides, lattice, holes, dots))
+    unlined, tinted = _unlined(sides, lattice, holes, dots), tinted_walls(tints, lattice, holes)
+    sure = confidence(dotted, bare, pairing(named.values(), dots), unlined, tinted)
     play = read_play(lab, lattice, named, puzzle)
     if debug_dir is not None:
         from cpflow.vision import debug  # only when asked for (start-up time)

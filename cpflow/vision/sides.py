@@ -10,7 +10,9 @@ any blend of the grid lines' colour and the pixels on either side; a line is a r
 line masks (`cpflow.vision.ridges.ridges`); else there is nothing. Where the finger's
 highlight tints a bar (or a line: the two cannot be told apart there), the side is tinted;
 where a pixel or so stands out like a bar's, it is faint (a bar blurred away in a small
-picture): neither is taken for a line, a bar, or nothing.
+picture): neither is taken for a line, a bar, or nothing. A tinted side between two cells is no
+wall, as sure as it is narrow for its cell: one as wide as a wall is (BROAD of a cell) leaves its
+cells unsure (`tinted_walls`), not read as open.
 
 From the sides: walls (a bar between two cells of the board) and warps (a side of a board
 cell on the lattice's edge with no border, marked just inside the edge by a chevron or a
@@ -63,11 +65,13 @@ class Side(Enum):
 
 
 Sides = dict[tuple[Cell, Cell], Side]  # (cell, the cell beyond, perhaps off the lattice) -> what is between
+Widths = dict[tuple[Cell, Cell], float]  # a tinted side (both ways round) -> its tint's width, of a cell
 
 
-def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: np.ndarray) -> Sides:
+def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: np.ndarray) -> tuple[Sides, Widths]:
     """What stands between each two cells of the lattice and on its edge, both ways round
-    (`vertical`, `horizontal`: the line masks, which tell a square board's grid lines)."""
+    (`vertical`, `horizontal`: the line masks, which tell a square board's grid lines), and how wide
+    each tinted side's colour far from the lines and the cells is (the narrower of its two points)."""
     picture = floats(image)
     if isinstance(grid, HexLattice):
         return _hex_sides(picture, grid)
@@ -80,15 +84,19 @@ def read_sides(image: np.ndarray, grid: Grid, vertical: np.ndarray, horizontal: 
     profiles = _profiles(picture, at, normals, grid.step)
     grey, far = (counts.reshape(len(segments), len(ENDS)) for counts in _bars(profiles, lines, page(picture, grid)))
     found: Sides = {}
-    for segment, kind in zip(segments, _kinds(grey, far, BROAD * grid.step), strict=True):
+    widths: Widths = {}
+    narrowest = far.min(axis=1) / grid.step
+    for segment, kind, wide in zip(segments, _kinds(grey, far, BROAD * grid.step), narrowest.tolist(), strict=True):
         if kind is None:
             kind = Side.LINE if _line(vertical if segment.across else horizontal, segment) else Side.NOTHING
         a, b = segment.cells
         found[a, b] = found[b, a] = kind
-    return found
+        if kind is Side.TINTED:
+            widths[a, b] = widths[b, a] = wide
+    return found, widths
 
 
-def _hex_sides(picture: np.ndarray, grid: HexLattice) -> Sides:
+def _hex_sides(picture: np.ndarray, grid: HexLattice) -> tuple[Sides, Widths]:
     """A hexagonal board's sides, each read across at a quarter of its length from either end; a
     line is a pixel or two near the grid lines' colour and apart from the cells beside it. A pipe
     crossing a side covers the points read (a side is short): a grey one is no bar."""
@@ -103,8 +111,9 @@ def _hex_sides(picture: np.ndarray, grid: HexLattice) -> Sides:
                 points = [(middle[0] - uy * t * side, middle[1] + ux * t * side) for t in HEX_ENDS]
                 probes.setdefault(frozenset(((row, col), other)), ((row, col), other, points, (ux, uy)))
     found: Sides = {}
+    widths: Widths = {}
     if not probes:
-        return found
+        return found, widths
     at = np.array([point for *_, points, _ in probes.values() for point in points])
     normals = np.array([normal for *_, normal in probes.values()]).repeat(len(HEX_ENDS), 0)
     profiles = _profiles(picture, at, normals, grid.step, HEX_ACROSS)
@@ -118,10 +127,12 @@ def _hex_sides(picture: np.ndarray, grid: HexLattice) -> Sides:
     }
     for k, ((a, b, _, _), kind) in enumerate(zip(probes.values(), _kinds(grey, far), strict=True)):
         side = kind if kind is not None else Side.LINE if thin[k].all() else Side.NOTHING
+        if side is Side.TINTED:
+            widths[a, b] = widths[b, a] = float(far[k].min()) / grid.step
         if side is Side.BAR and _piped(middles[k], centres[a], centres[b], outside):
-            side = Side.TINTED  # a grey pipe from one cell to the other, not a bar
+            side = Side.TINTED  # a grey pipe from one cell to the other, not a bar (and no wall, surely)
         found[a, b] = found[b, a] = side
-    return found
+    return found, widths
 
 
 def _centre(picture: np.ndarray, grid: HexLattice, cell: Cell) -> np.ndarray:
@@ -171,6 +182,20 @@ def walls(sides: Sides, grid: Grid, holes: set[Cell]) -> list[tuple[Cell, Cell]]
     """The walls: a bar between two cells of the board."""
     on = lambda cell: grid.inside(cell) and cell not in holes  # noqa: E731
     return sorted((a, b) for (a, b), side in sides.items() if a < b and side is Side.BAR and on(a) and on(b))
+
+
+def tinted_walls(widths: Widths, grid: Grid, holes: set[Cell]) -> dict[Cell, float]:
+    """Each cell's margin of no wall on its tinted sides toward another cell of the board: how far the
+    tint's width (`widths`, of a cell) stands under BROAD, as a share of it. A grid line under the
+    finger's highlight is a pixel or two wide, a few hundredths of a cell; a wall as wide as a wall
+    under it (or a level pack's light wall on a small picture: its colour reads as a tint) is not
+    surely none."""
+    on = lambda cell: grid.inside(cell) and cell not in holes  # noqa: E731
+    margins: dict[Cell, float] = {}
+    for (a, b), wide in widths.items():
+        if on(a) and on(b):
+            margins[a] = min(margins.get(a, 1.0), max(0.0, 1.0 - wide / BROAD))
+    return margins
 
 
 def warps(picture: np.ndarray, sides: Sides, grid: Lattice, holes: set[Cell]) -> list[tuple[Cell, Cell]]:
