@@ -3,7 +3,8 @@
 Every decision the reading makes about a cell is a measure held to a threshold: a dot or none (the
 ring's contrast with the corners, its share of one colour; cpflow.vision.dots), bare page or not
 (cpflow.vision.holes), which dot a dot pairs with (its colour's distance to its pair, against APART
-and against the next closest dot). A cell's margin (0 to 1) says how far the narrowest of its
+and against the next closest dot), a wall or none on a side read as a tint, a warp's mark or none on
+an edge cell's outer side (cpflow.vision.sides). A cell's margin (0 to 1) says how far the narrowest of its
 decisions stood from its threshold, and its confidence is the least of its margins. A reading with
 a cell below SURE is refused in one line naming those cells, rather than guessed.
 """

@@ -29,7 +29,7 @@ from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import covered, find_holes
 from cpflow.vision.pipes import Play, read_play
 from cpflow.vision.ridges import REACH, THIN, line_masks
-from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marked, page, read_sides, tinted_walls, walls, warps
+from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, mark, page, read_sides, tinted_walls, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
@@ -134,8 +134,9 @@ def _on_lattice(
         sides = _cut(sides, lattice, seen)
         holes, bare = find_holes(lab, lattice, sides, {dot.cell for dot in dots})
         changed = _trimmed(lattice, holes, sides, {dot.cell for dot in dots})
+        colours = np.array([dot.bgr for dot in dots], dtype=np.float32)  # for a pipe running out through a warp
         if changed is None and isinstance(lattice, Lattice):
-            changed, grown = _grown(image, lattice, sides, holes, seen), grown + 1
+            changed, grown = _grown(image, lattice, sides, holes, seen, colours), grown + 1
             if changed is not None and grown > GROWN:
                 raise ScreenshotUnreadable("no board found: its outline runs on past every line found")
         if changed is None:
@@ -155,6 +156,7 @@ def _on_lattice(
             debug.write(debug_dir, image, lattice, dots, holes, None)
         raise
     endpoints = {colour: (a.cell, b.cell) for colour, (a, b) in named.items()}
+    joined, marks = warps(image, sides, lattice, holes, colours) if isinstance(lattice, Lattice) else ([], {})
     try:
         puzzle = Puzzle.build(
             lattice.width,
@@ -163,16 +165,14 @@ def _on_lattice(
             shape=lattice.shape,
             holes=holes,
             walls=walls(sides, lattice, holes),
-            warps=warps(image, sides, lattice, holes)
-            if isinstance(lattice, Lattice)
-            else [],  # none on a hexagonal board
+            warps=joined,  # none on a hexagonal board
             bridges=find_bridges(lab, lattice, dots, holes) if isinstance(lattice, Lattice) else [],
             name=name,
         )
     except ValueError as error:  # a reading that makes no board (none is known): said, not raised raw
         raise ScreenshotUnreadable(f"no board found: {error}") from None
     unlined, tinted = _unlined(sides, lattice, holes, dots), tinted_walls(tints, lattice, holes)
-    sure = confidence(dotted, bare, pairing(named.values(), dots), unlined, tinted)
+    sure = confidence(dotted, bare, pairing(named.values(), dots), unlined, tinted, marks)
     play = read_play(lab, lattice, named, puzzle)
     if debug_dir is not None:
         from cpflow.vision import debug  # only when asked for (start-up time)
@@ -262,10 +262,13 @@ def _trimmed(lattice: Grid, holes: set[Cell], sides: Sides, dots: set[Cell]) -> 
     return smaller if (smaller.width, smaller.height) != (lattice.width, lattice.height) else None
 
 
-def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell], seen: Box | None) -> Lattice | None:
+def _grown(
+    image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell], seen: Box | None, dots: np.ndarray
+) -> Lattice | None:
     """The lattice with one more row or column wherever a board with a border runs on past it: an edge
-    cell whose outer side has a grid line, no bar and no warp's mark (the lattice can miss a line of
-    the board that is nearly all holes, whose lines run through a cell or two only); None if none.
+    cell whose outer side has a grid line, no bar and no warp's mark (`sides.mark`; `dots`: the dots' colours)
+    (the lattice can miss a line of the board that is nearly all holes, whose lines run through a cell or
+    two only); None if none.
     ScreenshotUnreadable when that runs off the picture: a board cut by its edge. Never into the
     margin `_margined` added beyond the picture's own box (`seen`): the line on a picture cut to the
     board is its outline, and what lies past it the picture does not show."""
@@ -274,7 +277,7 @@ def _grown(image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell], 
     beyond = [0, 0, 0, 0]  # top, bottom, left, right
     for (a, b), side in sides.items():
         if lattice.inside(a) and not lattice.inside(b) and a not in holes and side is Side.LINE:
-            if not marked(image, lattice, a, b):
+            if not mark(image, lattice, a, b, dots)[0]:
                 beyond[0 if b[0] < 0 else 1 if b[0] >= lattice.height else 2 if b[1] < 0 else 3] = 1
     if seen is not None:
         (left, top, right, bottom), step = lattice.bounds(), lattice.step

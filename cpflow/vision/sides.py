@@ -16,7 +16,8 @@ cells unsure (`tinted_walls`), not read as open.
 
 From the sides: walls (a bar between two cells of the board) and warps (a side of a board
 cell on the lattice's edge with no border, marked just inside the edge by a chevron or a
-pipe running out, paired with the marked side at the other end of its row or column).
+pipe of a dot's colour running out, paired with the marked side at the other end of its row or
+column), each edge cell looked at with the margin of its mark or none.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 from cpflow.board.grid import Cell, cell_name
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.vision.board import Lattice, Segment
-from cpflow.vision.dots import corners
+from cpflow.vision.dots import corners, margin
 from cpflow.vision.fits import median
 from cpflow.vision.hexes import SIDES, Grid, HexLattice
 from cpflow.vision.ridges import floats, line_pixels
@@ -45,7 +46,8 @@ BORDERED, BORDERED_FEWEST = 0.2, 3  # share and number of a board's outer sides 
 # Of a cell, in from the edge and along it: points on a chevron's arms (cpflow.pictures.svg.chevron: from
 # its tip on the edge to 0.2 in and 0.15 aside).
 MARKED = ((0.1, -0.075), (0.1, 0.075), (0.15, -0.1125), (0.15, 0.1125))
-MARK = 40.0  # BGR distance from the cell's own colour of a mark's pixels, at least
+MARK = 40.0  # BGR distance of a mark's pixels from the cell's own colour, at least; of a pipe's from a dot's, at most
+NEAR = 25.0  # BGR distance from the cell's centre of a pipe's pixels, at most (of a chevron's, at least)
 GREY = 30  # a bar's pixels are grey: their channels this close
 HEX_ENDS = (-0.25, 0.25)  # of a hexagon's side, from its middle: where it is read across
 HEX_ACROSS = 0.12  # of a cell, to either side: there, clear of a dot (a hexagon's side is near its middle)
@@ -135,7 +137,7 @@ def _hex_sides(picture: np.ndarray, grid: HexLattice) -> tuple[Sides, Widths]:
     return found, widths
 
 
-def _centre(picture: np.ndarray, grid: HexLattice, cell: Cell) -> np.ndarray:
+def _centre(picture: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
     """The colour at a cell's centre (the page's, off the picture)."""
     height, width = picture.shape[:2]
     x, y = grid.centre(*cell)
@@ -198,19 +200,22 @@ def tinted_walls(widths: Widths, grid: Grid, holes: set[Cell]) -> dict[Cell, flo
     return margins
 
 
-def warps(picture: np.ndarray, sides: Sides, grid: Lattice, holes: set[Cell]) -> list[tuple[Cell, Cell]]:
+def warps(
+    picture: np.ndarray, sides: Sides, grid: Lattice, holes: set[Cell], dots: np.ndarray
+) -> tuple[list[tuple[Cell, Cell]], dict[Cell, float]]:
     """The warps: each end marked on the board's edge (a chevron, or a pipe running to the edge), not
-    under the border, paired with the marked end at the other end of its row or column.
+    under the border, paired with the marked end at the other end of its row or column; and the margin
+    of each edge cell whose side was looked at for a mark (`mark`; `dots`: the dots' colours, BGR).
     ScreenshotUnreadable for a mark with no other end."""
-    ends = {
-        (a, b)
+    looked = {
+        (a, b): mark(picture, grid, a, b, dots)
         for (a, b), side in sides.items()
-        if grid.inside(a)
-        and not grid.inside(b)
-        and a not in holes
-        and side is not Side.BAR
-        and marked(picture, grid, a, b)
+        if grid.inside(a) and not grid.inside(b) and a not in holes and side is not Side.BAR
     }
+    ends = {key for key, (marked, _) in looked.items() if marked}
+    margins: dict[Cell, float] = {}
+    for (cell, _), (_, sure) in looked.items():
+        margins[cell] = min(margins.get(cell, 1.0), sure)
     last_row, last_col = grid.height - 1, grid.width - 1
     found = []
     for (row, col), beyond in sorted(ends):
@@ -224,14 +229,18 @@ def warps(picture: np.ndarray, sides: Sides, grid: Lattice, holes: set[Cell]) ->
     if ends:
         (row, col), _ = min(ends)
         raise ScreenshotUnreadable(f"a warp's end at {cell_name((row, col))} has no other end")
-    return found
+    return found, margins
 
 
-def marked(picture: np.ndarray, grid: Lattice, cell: Cell, beyond: Cell) -> bool:
-    """Whether the cell's side toward `beyond` shows a mark just inside the edge: colour far from the
-    cell's own (its corners) along both arms of a chevron pointing out, halfway and three quarters
-    of the way from its tip (a pipe running out covers them too; a thin grid line on the edge reaches
-    none, nor does a dot, nor the smoothed edge of a board's outline drawn as a thick line)."""
+def mark(picture: np.ndarray, grid: Lattice, cell: Cell, beyond: Cell, dots: np.ndarray) -> tuple[bool, float]:
+    """Whether the cell's side toward `beyond` shows a mark just inside the edge, and the margin of that
+    (0 to 1, as `cpflow.vision.confidence` takes it): colour far from the cell's own (its corners) along
+    both arms of a chevron pointing out, halfway and three quarters of the way from its tip (a thin grid
+    line on the edge reaches none, nor does the smoothed edge of a board's outline drawn as a thick line),
+    and either apart from the cell's centre all along (a chevron) or the centre's colour all along where
+    that is a dot's (`dots`, BGR: a pipe running out). A dot's smoothed rim reaching the points is neither
+    (part the centre's colour, part not), nor is the page's art running out under a board (a dim streak of
+    the centre's colour, no dot's)."""
     height, width = picture.shape[:2]
     (x, y), step = grid.centre(*cell), grid.step
     (bx, by) = (beyond[1] - cell[1], beyond[0] - cell[0])  # the way out, in cells
@@ -244,8 +253,31 @@ def marked(picture: np.ndarray, grid: Lattice, cell: Cell, beyond: Cell) -> bool
     ]
     colours = np.array(
         [picture[min(max(round(py), 0), height - 1), min(max(round(px), 0), width - 1)] for px, py in points]
-    )
-    return bool((np.linalg.norm(colours.astype(np.float32) - own, axis=1) > MARK).all())
+    ).astype(np.float32)
+    centre = _centre(picture, grid, cell)
+    to_own = float(np.linalg.norm(colours - own, axis=1).min())
+    to_centre = np.linalg.norm(colours - centre, axis=1)
+    to_dot = float(np.linalg.norm(dots.reshape(-1, 3) - centre, axis=1).min()) if dots.size else np.inf
+    chevron = _test(float(to_centre.min()) >= NEAR, float(to_centre.min()), NEAR)
+    pipe = _all(_test(float(to_centre.max()) < NEAR, float(to_centre.max()), NEAR), _test(to_dot < MARK, to_dot, MARK))
+    return _all(_test(to_own > MARK, to_own, MARK), _any(chevron, pipe))
+
+
+def _test(passed: bool, value: float, threshold: float) -> tuple[bool, float]:
+    """A test's outcome and its margin: how far `value` stood from the `threshold` that decided it, in thresholds."""
+    return passed, margin(value, threshold, threshold)
+
+
+def _all(*tests: tuple[bool, float]) -> tuple[bool, float]:
+    """Every test passed (the margin of the narrowest), or not (the margin of the clearest failure)."""
+    failed = [sure for passed, sure in tests if not passed]
+    return (False, max(failed)) if failed else (True, min(sure for _, sure in tests))
+
+
+def _any(*tests: tuple[bool, float]) -> tuple[bool, float]:
+    """Some test passed (the margin of the clearest), or none (the margin of the narrowest failure)."""
+    passed = [sure for ok, sure in tests if ok]
+    return (True, max(passed)) if passed else (False, min(sure for _, sure in tests))
 
 
 def page(picture: np.ndarray, grid: Grid) -> np.ndarray:
