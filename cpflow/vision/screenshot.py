@@ -29,7 +29,7 @@ from cpflow.vision.highlight import find_highlight, unblend
 from cpflow.vision.holes import covered, find_holes
 from cpflow.vision.pipes import Play, read_play
 from cpflow.vision.ridges import REACH, THIN, line_masks
-from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, mark, page, read_sides, tinted_walls, walls, warps
+from cpflow.vision.sides import PAGE, SEEN, Side, Sides, bordered, marks, page, read_sides, tinted_walls, walls, warps
 
 WORKING = 1280  # pixels, the working image's longer side at most
 OVERHANG = 2  # pixels: a lattice may pass the picture's edge by this much (a line on the edge, rounded)
@@ -266,7 +266,7 @@ def _grown(
     image: np.ndarray, lattice: Lattice, sides: Sides, holes: set[Cell], seen: Box | None, dots: np.ndarray
 ) -> Lattice | None:
     """The lattice with one more row or column wherever a board with a border runs on past it: an edge
-    cell whose outer side has a grid line, no bar and no warp's mark (`sides.mark`; `dots`: the dots' colours)
+    cell whose outer side has a grid line, no bar and no warp's mark (`sides.marks`; `dots`: the dots' colours)
     (the lattice can miss a line of the board that is nearly all holes, whose lines run through a cell or
     two only); None if none.
     ScreenshotUnreadable when that runs off the picture: a board cut by its edge. Never into the
@@ -275,10 +275,14 @@ def _grown(
     if not bordered(sides, lattice, holes):
         return None
     beyond = [0, 0, 0, 0]  # top, bottom, left, right
-    for (a, b), side in sides.items():
-        if lattice.inside(a) and not lattice.inside(b) and a not in holes and side is Side.LINE:
-            if not mark(image, lattice, a, b, dots)[0]:
-                beyond[0 if b[0] < 0 else 1 if b[0] >= lattice.height else 2 if b[1] < 0 else 3] = 1
+    lined = [
+        (a, b)
+        for (a, b), side in sides.items()
+        if lattice.inside(a) and not lattice.inside(b) and a not in holes and side is Side.LINE
+    ]
+    for (_, b), (marked, _) in zip(lined, marks(image, lattice, lined, dots), strict=True):
+        if not marked:
+            beyond[0 if b[0] < 0 else 1 if b[0] >= lattice.height else 2 if b[1] < 0 else 3] = 1
     if seen is not None:
         (left, top, right, bottom), step = lattice.bounds(), lattice.step
         shown = (top - step >= seen[1] - OVERHANG, bottom + step <= seen[3] - 1 + OVERHANG) + (

@@ -30,7 +30,7 @@ import numpy as np
 from cpflow.board.grid import Cell, cell_name
 from cpflow.errors import ScreenshotUnreadable
 from cpflow.vision.board import Lattice, Segment
-from cpflow.vision.dots import corners, margin
+from cpflow.vision.dots import corners_of, margin
 from cpflow.vision.fits import median
 from cpflow.vision.hexes import SIDES, Grid, HexLattice
 from cpflow.vision.ridges import floats, line_pixels
@@ -137,7 +137,7 @@ def _hex_sides(picture: np.ndarray, grid: HexLattice) -> tuple[Sides, Widths]:
     return found, widths
 
 
-def _centre(picture: np.ndarray, grid: Grid, cell: Cell) -> np.ndarray:
+def _centre(picture: np.ndarray, grid: HexLattice, cell: Cell) -> np.ndarray:
     """The colour at a cell's centre (the page's, off the picture)."""
     height, width = picture.shape[:2]
     x, y = grid.centre(*cell)
@@ -205,13 +205,14 @@ def warps(
 ) -> tuple[list[tuple[Cell, Cell]], dict[Cell, float]]:
     """The warps: each end marked on the board's edge (a chevron, or a pipe running to the edge), not
     under the border, paired with the marked end at the other end of its row or column; and the margin
-    of each edge cell whose side was looked at for a mark (`mark`; `dots`: the dots' colours, BGR).
+    of each edge cell whose side was looked at for a mark (`marks`; `dots`: the dots' colours, BGR).
     ScreenshotUnreadable for a mark with no other end."""
-    looked = {
-        (a, b): mark(picture, grid, a, b, dots)
+    edge = [
+        (a, b)
         for (a, b), side in sides.items()
         if grid.inside(a) and not grid.inside(b) and a not in holes and side is not Side.BAR
-    }
+    ]
+    looked = dict(zip(edge, marks(picture, grid, edge, dots), strict=True))
     ends = {key for key, (marked, _) in looked.items() if marked}
     margins: dict[Cell, float] = {}
     for (cell, _), (_, sure) in looked.items():
@@ -232,35 +233,50 @@ def warps(
     return found, margins
 
 
-def mark(picture: np.ndarray, grid: Lattice, cell: Cell, beyond: Cell, dots: np.ndarray) -> tuple[bool, float]:
-    """Whether the cell's side toward `beyond` shows a mark just inside the edge, and the margin of that
-    (0 to 1, as `cpflow.vision.confidence` takes it): colour far from the cell's own (its corners) along
-    both arms of a chevron pointing out, halfway and three quarters of the way from its tip (a thin grid
-    line on the edge reaches none, nor does the smoothed edge of a board's outline drawn as a thick line),
-    and either apart from the cell's centre all along (a chevron) or the centre's colour all along where
-    that is a dot's (`dots`, BGR: a pipe running out). A dot's smoothed rim reaching the points is neither
-    (part the centre's colour, part not), nor is the page's art running out under a board (a dim streak of
-    the centre's colour, no dot's)."""
+def marks(
+    picture: np.ndarray, grid: Lattice, ends: list[tuple[Cell, Cell]], dots: np.ndarray
+) -> list[tuple[bool, float]]:
+    """Whether each cell's side toward the cell beyond it (`ends`) shows a mark just inside the edge, and the
+    margin of that (0 to 1, as `cpflow.vision.confidence` takes it): colour far from the cell's own (its
+    corners) along both arms of a chevron pointing out, halfway and three quarters of the way from its tip
+    (a thin grid line on the edge reaches none, nor does the smoothed edge of a board's outline drawn as a
+    thick line), and either apart from the cell's centre all along (a chevron) or the centre's colour all
+    along where that is a dot's (`dots`, BGR: a pipe running out). A dot's smoothed rim reaching the points
+    is neither (part the centre's colour, part not), nor is the page's art running out under a board (a dim
+    streak of the centre's colour, no dot's). Every side's pixels are read at once."""
+    if not ends:
+        return []
     height, width = picture.shape[:2]
-    (x, y), step = grid.centre(*cell), grid.step
-    (bx, by) = (beyond[1] - cell[1], beyond[0] - cell[0])  # the way out, in cells
-    ys, xs = corners(grid, *cell)
-    own = median(picture[ys.clip(0, height - 1), xs.clip(0, width - 1)].astype(np.float32))
-    across = (-by, bx)  # along the edge
-    points = [
-        (x + (bx * (0.5 - inward) + across[0] * aside) * step, y + (by * (0.5 - inward) + across[1] * aside) * step)
-        for inward, aside in MARKED
-    ]
-    colours = np.array(
-        [picture[min(max(round(py), 0), height - 1), min(max(round(px), 0), width - 1)] for px, py in points]
-    ).astype(np.float32)
-    centre = _centre(picture, grid, cell)
-    to_own = float(np.linalg.norm(colours - own, axis=1).min())
-    to_centre = np.linalg.norm(colours - centre, axis=1)
-    to_dot = float(np.linalg.norm(dots.reshape(-1, 3) - centre, axis=1).min()) if dots.size else np.inf
-    chevron = _test(float(to_centre.min()) >= NEAR, float(to_centre.min()), NEAR)
-    pipe = _all(_test(float(to_centre.max()) < NEAR, float(to_centre.max()), NEAR), _test(to_dot < MARK, to_dot, MARK))
-    return _all(_test(to_own > MARK, to_own, MARK), _any(chevron, pipe))
+    cells = [cell for cell, _ in ends]
+    at = np.array([grid.centre(*cell) for cell in cells])  # x, y
+    out = np.array([(beyond[1] - cell[1], beyond[0] - cell[0]) for cell, beyond in ends], dtype=float)  # the way out
+    inward, aside = (np.array(MARKED).T[k][None, :] for k in (0, 1))
+    along = out[:, ::-1] * (-1.0, 1.0)  # along the edge: (-by, bx)
+    xs = at[:, :1] + (out[:, :1] * (0.5 - inward) + along[:, :1] * aside) * grid.step
+    ys = at[:, 1:] + (out[:, 1:] * (0.5 - inward) + along[:, 1:] * aside) * grid.step
+    colours = picture[np.round(ys).astype(int).clip(0, height - 1), np.round(xs).astype(int).clip(0, width - 1)]
+    corner_ys, corner_xs = corners_of(grid, cells)
+    own = np.median(picture[corner_ys.clip(0, height - 1), corner_xs.clip(0, width - 1)].astype(np.float32), axis=1)
+    reach = max(1, round(0.06 * grid.step))
+    offsets = np.arange(-reach, reach + 1)
+    middle = np.round(at).astype(int)
+    patch_ys = (middle[:, 1:, None] + offsets[None, :, None]).clip(0, height - 1)
+    patch_xs = (middle[:, :1, None] + offsets[None, None, :]).clip(0, width - 1)
+    centre = np.median(picture[patch_ys, patch_xs].reshape(len(ends), -1, 3), axis=1)
+    seen = (at[:, 0] >= 0) & (at[:, 0] < width) & (at[:, 1] >= 0) & (at[:, 1] < height)
+    centre[~seen] = -999.0  # the page's, off the picture: no colour near it
+    colours = colours.astype(np.float32)
+    to_own = np.linalg.norm(colours - own[:, None], axis=2).min(axis=1)
+    to_centre = np.linalg.norm(colours - centre[:, None], axis=2)
+    to_dot = np.linalg.norm(dots.reshape(1, -1, 3) - centre[:, None], axis=2).min(axis=1) if dots.size else None
+    found = []
+    for k in range(len(ends)):
+        nearest = float(to_dot[k]) if to_dot is not None else np.inf
+        least, most = float(to_centre[k].min()), float(to_centre[k].max())
+        chevron = _test(least >= NEAR, least, NEAR)
+        pipe = _all(_test(most < NEAR, most, NEAR), _test(nearest < MARK, nearest, MARK))
+        found.append(_all(_test(float(to_own[k]) > MARK, float(to_own[k]), MARK), _any(chevron, pipe)))
+    return found
 
 
 def _test(passed: bool, value: float, threshold: float) -> tuple[bool, float]:
