@@ -24,8 +24,8 @@ its own, in turn with this one (which goes first alternates), so that both meet 
 outcome and seconds beside ours. A last table times whole `cpflow import` commands on an unsolved
 picture of each phone size, beside what starting costs (Python, the imports, OpenCV's Lab tables).
 A confidence table sets the least confidence of a cell (cpflow.vision.confidence) of the boards written
-exact against the readings refused for it or wrong: each picture is read with the threshold set aside,
-then held to it as the reading holds it, so that a refused reading's confidence is seen too.
+exact against the readings refused for it or wrong: each picture refused is read again with the threshold
+set aside, so that its confidence is seen too (its outcome is the first reading's, as `cpflow import`'s).
 --save also writes the output to docs/figures/vision_real.md, which docs quote.
 """
 
@@ -110,20 +110,34 @@ def judge(case: Case) -> Verdict:
 def _judged(case: Case) -> Verdict:
     from cpflow.workflows.shots import read_shot
 
-    began, least = time.perf_counter(), None
+    began = time.perf_counter()
     try:
-        with _unheld() as confidence:
-            reading = read_shot(case.picture)
-        if confidence:  # held to it as the reading holds it, once its confidence is seen
-            least = min(reading.confidence.values(), default=None)
-            _held(confidence, reading.confidence, case.picture)
+        reading = read_shot(case.picture)
     except ScreenshotUnreadable as error:
         seconds, said = time.perf_counter() - began, str(error).split(": ", 1)[-1]
         if "\n" in str(error):
             return Verdict("wrong", seconds, f"refused in {str(error).count(chr(10)) + 1} lines")
-        return Verdict("exact" if case.puzzle is None else "refused", seconds, said, least=least)
+        return Verdict("exact" if case.puzzle is None else "refused", seconds, said, least=_least(case.picture))
     verdict = _compared(case, reading, time.perf_counter() - began)
-    return replace(verdict, least=least)
+    sure = getattr(reading, "confidence", None)  # None: an older cpflow, read --against
+    return replace(verdict, least=min(sure.values(), default=None) if sure else None)
+
+
+def _least(picture: Path) -> float | None:
+    """The least confidence of a cell of a reading refused, read again with the threshold set aside (None when
+    the reading is refused before any confidence, or the cpflow read has none). The outcome is the reading's as
+    `cpflow import` reads it: a pass refused for its confidence is read again on thin lines, which the reading
+    with the threshold set aside does not do."""
+    from cpflow.workflows.shots import read_shot
+
+    with _unheld() as confidence:
+        if confidence is None:
+            return None
+        try:
+            reading = read_shot(picture)
+        except ScreenshotUnreadable:
+            return None
+    return min(reading.confidence.values(), default=None) if reading.confidence else None
 
 
 @contextmanager
@@ -140,14 +154,6 @@ def _unheld():
         yield confidence
     finally:
         confidence.SURE = held
-
-
-def _held(confidence, sure: dict, picture: Path) -> None:
-    """The reading's refusal for its confidence (`confidence.check`), said of the file as `read_shot` says it."""
-    try:
-        confidence.check(sure)
-    except ScreenshotUnreadable as error:
-        raise ScreenshotUnreadable(f"{picture}: {error}") from None
 
 
 def _compared(case: Case, reading, seconds: float) -> Verdict:
