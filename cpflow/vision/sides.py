@@ -189,9 +189,9 @@ def walls(sides: Sides, grid: Grid, holes: set[Cell]) -> list[tuple[Cell, Cell]]
 def tinted_walls(widths: Widths, grid: Grid, holes: set[Cell]) -> dict[Cell, float]:
     """Each cell's margin of no wall on its tinted sides toward another cell of the board: how far the
     tint's width (`widths`, of a cell) stands under BROAD, as a share of it. A grid line under the
-    finger's highlight is a pixel or two wide, a few hundredths of a cell; a wall as wide as a wall
-    under it (or a level pack's light wall on a small picture: its colour reads as a tint) is not
-    surely none."""
+    finger's highlight is a pixel or two wide, a few hundredths of a cell; a tint as wide as a wall (a
+    wall under the highlight, or a level pack's light wall on a small picture, whose colour reads as a
+    tint) is not surely no wall."""
     on = lambda cell: grid.inside(cell) and cell not in holes  # noqa: E731
     margins: dict[Cell, float] = {}
     for (a, b), wide in widths.items():
