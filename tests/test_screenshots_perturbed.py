@@ -37,6 +37,8 @@ ONCE_WRONG = [
     (f"{ZNORAKA}/data_in2.jpg", "banner", 0, {"refused"}, "read 10x9 for 10x10: a banner over most of its top row"),
     (f"{LUDOVIC}/FlowShapesSolver_tests_original6.png", "scale 0.5", 0, {"exact", "refused"}, "its 40 walls left out"),
     (f"{LUDOVIC}/FlowShapesSolver_tests_original7.png", "scale 0.5", 0, {"exact", "refused"}, "22 walls read as tints"),
+    (f"{PKONKLE}/SolvedBoards_2022-08-30_18.17.47.jpg", "crop", 0, {"exact", "refused"}, "page read as cells"),
+    (f"{PKONKLE}/SolvedBoards_2022-08-30_18.17.47.jpg", "cut", 3, {"exact", "refused"}, "read 12x13 for 12x14"),
 ]
 
 

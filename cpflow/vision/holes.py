@@ -43,7 +43,8 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
     bare, or one with a dot or a line, is one whatever its middle). A hole with a side read as nothing
     is as sure as that side is clear of a faded grid line (`_faded`: 0 from FADED of the lines' contrast). A
     cell of a hexagonal board that would be a hole were its sides the picture's edge cut off open (CUT: a
-    board cut through its edge cells) has a margin of 0: the picture does not show which it is."""
+    board cut through its edge cells), and a bare board cell beside the picture's edge walled off from
+    another (`_cut_off`), have a margin of 0: the picture does not show which they are."""
     cells = [(row, col) for row in range(lattice.height) for col in range(lattice.width)]
     outside = page(lab, lattice)
     margins = _bares(lab, lattice, cells, outside)
@@ -77,8 +78,23 @@ def find_holes(lab: np.ndarray, lattice: Grid, sides: Sides, dots: set[Cell]) ->
     open_sides = [(cell, other) for cell in bare & holes for other, kind in around[cell] if kind is Side.NOTHING]
     for cell, faded in _faded(lab, lattice, sides, open_sides).items():
         found[cell] = min(found[cell], margin(faded, FADED, FADED) if faded < FADED else 0.0)
-    found.update(dict.fromkeys(hidden, 0.0))  # a hole or not: the picture does not show
+    cut_off = _cut_off(lattice, around, bare - holes - dots, holes)
+    found.update(dict.fromkeys(hidden | cut_off, 0.0))  # a hole or not: the picture does not show
     return holes, found
+
+
+def _cut_off(
+    lattice: Grid, around: dict[Cell, list[tuple[Cell, Side]]], cells: set[Cell], holes: set[Cell]
+) -> set[Cell]:
+    """The bare board cells (`cells`) beside the picture's edge (a side CUT) with a bar toward another board
+    cell: the page past a board's border with the border cut off by the picture's edge, or a board cell behind
+    a wall; the picture does not show which (a shaped board cut to its box reads its page as cells)."""
+    walled = lambda other, kind: kind is Side.BAR and lattice.inside(other) and other not in holes  # noqa: E731
+    return {
+        cell
+        for cell in cells
+        if any(kind is Side.CUT for _, kind in around[cell]) and any(walled(*side) for side in around[cell])
+    }
 
 
 def covered(
