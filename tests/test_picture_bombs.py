@@ -251,13 +251,13 @@ def cut_board() -> bytes:
     column: the reading grew the lattice past the edge, and read a pixel off the picture (IndexError
     in board.py line_pixel, a traceback)."""
     from cpflow.vision.board import find_lattice
-    from cpflow.vision.ridges import ridges
+    from cpflow.vision.ridges import line_masks
     from cpflow.vision.screenshot import decode
     from cpflow.vision.synthetic import Shot, make
 
     data, _ = make(Shot(8, 8, (1080, 2400), shaped=True, seed=5))
     whole, working = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), decode(data)
-    lattice = find_lattice(ridges(working, 0), ridges(working, 1))
+    lattice = find_lattice(*line_masks(working))
     scale = whole.shape[0] / working.shape[0]
     return cv2.imencode(".png", whole[:, : round((lattice.xs[-2] + lattice.step / 2) * scale)])[1].tobytes()
 

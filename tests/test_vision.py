@@ -157,13 +157,13 @@ def test_colours_that_do_not_pair_are_reported_and_nothing_is_written(tmp_path):
 def _board_box(image) -> tuple[float, float, float]:
     """Where the synthetic screenshot put the board: left, top and cell size in the image's pixels."""
     from cpflow.vision.board import find_lattice
-    from cpflow.vision.ridges import ridges
+    from cpflow.vision.ridges import line_masks
     from cpflow.vision.screenshot import decode
 
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     picture = decode(buffer.getvalue())
-    lattice = find_lattice(ridges(picture, 0), ridges(picture, 1))
+    lattice = find_lattice(*line_masks(picture))
     shrink = max(image.size) / max(decode(buffer.getvalue()).shape[:2])
     return lattice.xs[0] * shrink, lattice.ys[0] * shrink, lattice.step * shrink
 

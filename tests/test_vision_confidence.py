@@ -20,7 +20,7 @@ cv2 = pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not instal
 from cpflow.vision.board import find_lattice  # noqa: E402
 from cpflow.vision.confidence import SURE, check, confidence, pairing  # noqa: E402
 from cpflow.vision.dots import Dot  # noqa: E402
-from cpflow.vision.ridges import REACH, ridges  # noqa: E402
+from cpflow.vision.ridges import REACH, line_masks  # noqa: E402
 from cpflow.vision.screenshot import decode, read  # noqa: E402
 from cpflow.vision.sides import BROAD, tinted_walls  # noqa: E402
 from cpflow.vision.synthetic import Shot, make  # noqa: E402
@@ -39,7 +39,7 @@ def faded(light: bool, alpha: float) -> tuple[bytes, Puzzle, list]:
     `alpha` (1: gone), as a smudge or a dimmed screen fades them; the picture, its puzzle, those cells."""
     data, puzzle = make(Shot(7, 7, (1080, 1920), light=light, seed=3))
     image = decode(data)
-    lattice = find_lattice(ridges(image, 0, REACH), ridges(image, 1, REACH))
+    lattice = find_lattice(*line_masks(image, REACH))
     ends = [node[:2] for node in next(iter(puzzle.endpoints.values()))]
     ys, xs = np.mgrid[: image.shape[0], : image.shape[1]]
     smudged = image.astype(float)
@@ -117,7 +117,7 @@ def test_a_cells_confidence_is_the_least_of_its_margins_and_a_pairing_close_to_a
 
 
 def test_a_tint_as_wide_as_a_wall_between_two_board_cells_leaves_them_unsure_a_tinted_grid_line_does_not():
-    lattice = find_lattice(*(ridges(decode(make(Shot(5, 5, (1080, 1920), seed=1))[0]), axis, REACH) for axis in (0, 1)))
+    lattice = find_lattice(*line_masks(decode(make(Shot(5, 5, (1080, 1920), seed=1))[0]), REACH))
     both = lambda a, b, wide: {(a, b): wide, (b, a): wide}  # noqa: E731 (read_sides keeps a side both ways round)
     wall = tinted_walls(both((1, 1), (1, 2), 1.5 * BROAD), lattice, set())  # a level pack's light wall at half size
     assert wall[(1, 1)] < SURE and wall[(1, 2)] < SURE and len(wall) == 2

@@ -58,16 +58,11 @@ def line_pixels(picture: np.ndarray, points: list[tuple[float, float, int]]) -> 
     return near[np.arange(len(near)), np.sqrt(np.add.reduce(apart * apart, axis=-1)).argmax(axis=1)]
 
 
-def ridges(image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
-    """Where thin lines run along `axis` (0: vertical lines, 1: horizontal ones): a 0/1 mask
-    (`reaches`: how far to each side a line is told from, hence how wide it may be)."""
-    return line_mask(ridge_strength(image, axis, reaches), axis)
-
-
 def line_masks(image: np.ndarray, reaches: tuple[int, ...] = REACH) -> tuple[np.ndarray, np.ndarray]:
-    """Where thin lines run down and across: `ridges` along both axes, the channels' mean made once."""
+    """Where thin lines run down and across: two 0/1 masks, of vertical lines and of horizontal ones
+    (`reaches`: how far to each side a line is told from, hence how wide it may be)."""
     mean = _mean(image)
-    return line_mask(ridge_strength(image, 0, reaches, mean), 0), line_mask(ridge_strength(image, 1, reaches, mean), 1)
+    return line_mask(ridge_strength(image, mean, 0, reaches), 0), line_mask(ridge_strength(image, mean, 1, reaches), 1)
 
 
 def _mean(image: np.ndarray) -> np.ndarray:
@@ -81,15 +76,12 @@ def line_mask(strength: np.ndarray, axis: int) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, run))
 
 
-def ridge_strength(
-    image: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH, mean: np.ndarray | None = None
-) -> np.ndarray:
+def ridge_strength(image: np.ndarray, mean: np.ndarray, axis: int, reaches: tuple[int, ...] = REACH) -> np.ndarray:
     """By how much each pixel stands out, lighter or darker, from the pixels a few to either side
     across `axis` (0: left and right, for vertical lines), in its most telling channel: blue, green,
     red, or for a thin line their mean too (a grey line between a blue cell and a yellow one is
     lighter than both in no channel by much, but in their mean it is; a wide band of the mean is
-    as often the dark cell between a bright pipe and a line; `mean`: theirs, when made already)."""
-    mean = _mean(image) if mean is None else mean
+    as often the dark cell between a bright pipe and a line; `mean`: the channels' mean, `_mean`)."""
     found = np.zeros_like(image)
     found_mean = np.zeros_like(mean)
     for reach in reaches:

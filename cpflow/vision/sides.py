@@ -7,7 +7,7 @@ border of the cells beside it. So a side is read across the line a fifth of the 
 from either end (clear of a pipe crossing it in the middle, of the dots, and of a
 warp's chevrons): a bar is a run of grey pixels, wider than a grid line and far from
 any blend of the grid lines' colour and the pixels on either side; a line is a ridge of the
-line masks (`cpflow.vision.ridges.ridges`); else there is nothing. Where the finger's
+line masks (`cpflow.vision.ridges.line_masks`); else there is nothing. Where the finger's
 highlight tints a bar (or a line: the two cannot be told apart there), the side is tinted;
 where a pixel or so stands out like a bar's, it is faint (a bar blurred away in a small
 picture): neither is taken for a line, a bar, or nothing. A tinted side between two cells is no
