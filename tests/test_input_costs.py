@@ -209,6 +209,28 @@ def test_a_stream_of_short_lines_ends_at_the_size_limit(tmp_path):
     assert seconds < 30 and peak < 200, (seconds, peak)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [("verify", "-"), ("hint", "-"), ("render", "-", "--out", "{out}"), ("hint", "{puzzle}", "--play", "-")],
+    ids=["verify", "hint", "render", "play"],
+)
+def test_standard_input_read_whole_stops_at_the_size_limit(tmp_path, args):
+    """The commands that read standard input to its end (a whole puzzle, a play) read it all first:
+    1 GB piped took 2 GB and 20 s before it was refused as a board too large. Now the bytes past
+    the limit are never read."""
+    out = tmp_path / "drawn.svg"
+    args = tuple(a.format(out=out, puzzle=project_puzzles()[0]) for a in args)
+    writer = subprocess.Popen(["yes", "A" * 1023], stdout=subprocess.PIPE)
+    try:
+        code, said, err, seconds, peak = cpflow(*args, stdin=writer.stdout)
+    finally:
+        writer.kill()
+        writer.wait()
+    assert (code, said) == (2, "")
+    assert err == f"<stdin>: file is larger than the limit of {MAX_BYTES} bytes"
+    assert peak < 200 and not out.exists(), peak
+
+
 def test_a_long_json_piece_is_parsed_once(monkeypatch):
     """A 9,400-line JSON graph took 0.14 s as a file and 2.5 s piped: the stream tried to
     parse what it had read at every line. Now a piece ends when its brackets close."""

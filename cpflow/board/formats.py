@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from cpflow.board import graphjson, grids, levelpack, native
 from cpflow.board.grid import Cell, Colour, Node, Puzzle, Solution, cell_name, cell_of, nodes_along
@@ -50,9 +51,15 @@ def read_text(path: Path) -> str:
         raise PuzzleFormatError.whole(source, "is a directory, not a puzzle file")
     try:
         with path.open("rb") as file:
-            data = file.read(MAX_BYTES + 1)  # not read_bytes: a device like /dev/zero never ends
+            return read_stream(file, source)
     except OSError as error:
         raise PuzzleFormatError.whole(source, f"cannot read: {error.strerror}") from None
+
+
+def read_stream(stream: BinaryIO, source: str) -> str:
+    """The text of an open file or of standard input, refusing it once it is longer than the limit
+    (read no further: a device like /dev/zero, or a pipe, may never end)."""
+    data = stream.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise PuzzleFormatError.whole(source, f"file is larger than the limit of {MAX_BYTES} bytes")
     return decode(data, source)

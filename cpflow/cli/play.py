@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from cpflow.board.formats import decode, load_play, parse_play
+from cpflow.board.formats import load_play, parse_play, read_stream
 from cpflow.board.grid import Puzzle
 from cpflow.cli.group import app, failures
 from cpflow.cli.options import (
@@ -97,7 +97,7 @@ def read_play(file: str, index: int, fmt: str, play: str | None) -> Puzzle:
     if play == STDIN:
         if file == STDIN:
             raise PuzzleFormatError.whole(STDIN, "the puzzle and the play cannot both come from standard input")
-        drawn = parse_play(puzzle, decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", painted=True)
+        drawn = parse_play(puzzle, read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>", painted=True)
     else:
         drawn = load_play(puzzle, Path(play), painted=True)  # an endpoint painted over: a mistake the hint names
     return replace(puzzle, drawn=drawn)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
-from cpflow.board.formats import decode, load, load_play, parse, read_text
+from cpflow.board.formats import load, load_play, parse, read_stream, read_text
 from cpflow.board.grid import FLOW, Puzzle, Rules
 from cpflow.errors import PuzzleFormatError
 from cpflow.workflows.shots import is_picture, read_shot
@@ -62,7 +62,7 @@ def expand(arguments: Iterable[str]) -> list[Path]:
 def text_of(argument: str) -> tuple[str, str]:
     """(text, source) of a file argument, or of standard input for `-` (read to its end)."""
     if argument == STDIN:
-        return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        return read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>"
     return read_text(Path(argument)), argument
 
 
@@ -91,7 +91,7 @@ def _puzzles(path: Path, fmt: str) -> list[Puzzle]:
     """The puzzles of a file, or of standard input for `-`; of a screenshot of the game, the puzzle
     it shows (cpflow.workflows.shots: its dots, not the pipes drawn)."""
     if str(path) == STDIN:
-        return parse(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", fmt)
+        return parse(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>", fmt)
     if fmt == "auto" and is_picture(path):
         return [read_shot(path).puzzle]
     return load(path, fmt)
