@@ -299,6 +299,29 @@ def test_a_level_line_naming_every_wall_is_read_in_one_pass():
     assert seconds_to(lambda: parse(text, "<text>")) < 20
 
 
+def test_a_level_side_is_held_to_the_grids_limit(tmp_path):
+    """A level line declared a board of 9000x1, past the 1,024 a side every other format keeps;
+    drawing it as a GIF then failed with a traceback."""
+    path = tmp_path / "wide.level"
+    path.write_text("9000:1,0,1,1;0,1\n")
+    code, out, err, _, _ = cpflow("render", str(path), "--out", str(tmp_path / "wide.gif"))
+    assert (code, out) == (2, "")
+    assert err == f"{path}:1:1: board of 9000x1 is over the size limit (65536 cells, 1024 per side)"
+    assert not (tmp_path / "wide.gif").exists()
+
+
+def test_a_pack_of_small_lines_declaring_large_boards_is_refused_before_any_is_built(tmp_path):
+    """Each line of a dozen bytes declares a 256x256 board, and a pack's boards were all built
+    before any work: 40 lines took 1.2 GB and 29 s (a 4 MiB file holds 290,000 of them). Now the
+    sizes are added up first."""
+    path = tmp_path / "pack.level"
+    path.write_text("".join(f"256,0,{n},1;0,1\n" for n in range(1, 41)))
+    code, out, err, _, peak = cpflow("verify", str(path))
+    assert (code, out) == (2, "")
+    assert err == f"{path}:17:1: the pack's boards hold over {16 * 65536} cells in all"
+    assert peak < 200, peak
+
+
 def test_a_solution_snaking_through_every_cell_is_traced_in_constant_time_a_step():
     """The trace looked for each step among the path's nodes (and counted the path at each
     arrival): a 256x256 board with one colour everywhere took 65 s to verify; now 0.3 s."""

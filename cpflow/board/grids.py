@@ -77,7 +77,7 @@ def _plain_grid(lines: list[str], source: str, empty: set[str]) -> Grid:
     numbered = numbered[top:]  # blank and remark lines above dropped at once, not one by one from the front
     if not numbered:
         raise PuzzleFormatError.whole(source, "no board in it, only remarks ('# ' lines)")
-    _check_size(source, len(numbered[0][1]), len(numbered))
+    check_size(source, len(numbered[0][1]), len(numbered))
     grid = []
     for n, line in numbered:
         if not line:
@@ -105,7 +105,7 @@ def _header_grids(lines: list[str], source: str) -> list[Grid]:
         if not header:
             raise PuzzleFormatError(source, n + 1, 1, "expected a header line 'WIDTH HEIGHT'")
         width, height = (number(header[i], source, n + 1, header.start(i) + 1) for i in (1, 2))
-        _check_size(source, width, height, n + 1)
+        check_size(source, width, height, n + 1)
         rows = lines[n + 1 : n + 1 + height]
         if len(rows) < height or not all(row.strip() for row in rows):
             found = next((i for i, row in enumerate(rows) if not row.strip()), len(rows))
@@ -165,7 +165,8 @@ def _check_width(source: str, grid: Grid, n: int) -> None:
         raise PuzzleFormatError(source, n, col, f"row has {len(last)} cells, the first row has {len(first)}")
 
 
-def _check_size(source: str, width: int, height: int, line: int = 1) -> None:
+def check_size(source: str, width: int, height: int, line: int = 1) -> None:
+    """Refuse a board with no cells, or over the size limit (MAX_SIDE a side, MAX_CELLS in all)."""
     if width < 1 or height < 1:
         raise PuzzleFormatError(source, line, 1, f"board of {width}x{height} cells has no cells")
     if max(width, height) > MAX_SIDE or width * height > MAX_CELLS:
