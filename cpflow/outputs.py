@@ -81,10 +81,14 @@ def together() -> Iterator[Group]:
 
 
 def ready(targets: Iterable[str | Path | None], inputs: Iterable[str | Path | None] = ()) -> None:
-    """Before any work: OutputError for a target that is an input (`refuse_inputs`), or that cannot be
-    written (its folder missing, read-only: a part made and removed); None is no file."""
+    """Before any work: OutputError for a target that is an input (`refuse_inputs`) or another target
+    (two outputs of a command in one file), or that cannot be written (its folder missing, read-only: a
+    part made and removed); None is no file."""
     named = [target for target in targets if target is not None and str(target) != "-"]
     refuse_inputs(named, inputs)
+    for k, target in enumerate(named):
+        if any(_same_file(Path(target), Path(other)) for other in named[:k]):
+            raise OutputError(str(target), "named for two of the files to write; name one each")
     for target in named:
         group = Group()
         try:

@@ -283,6 +283,35 @@ def test_import_never_writes_over_its_screenshot_through_another_name(screenshot
     assert screenshot.read_bytes() == before
 
 
+def test_import_never_draws_its_steps_over_its_screenshot(tmp_path):
+    """--debug DIR writes debug.png and the steps' pictures there as the reading goes: a screenshot
+    named debug.png in that folder was replaced."""
+    from cpflow.vision.synthetic import Shot, make
+
+    shot = tmp_path / "debug.png"
+    shot.write_bytes(make(Shot(5, 5, (720, 1480), seed=1))[0])
+    before = shot.read_bytes()
+    result = run("import", shot, "--debug", tmp_path)
+    assert_one_line(result, f"{shot}: cannot write over an input")
+    assert shot.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["debug.png"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["import", "{shot}", "--out", "{d}/same.txt", "--play", "{d}/./same.txt"],
+        ["compare", "-e", "search", "{p}", "--csv", "{d}/same.txt", "--json", "{d}/same.txt"],
+    ],
+    ids=["import", "compare"],
+)
+def test_two_outputs_of_a_command_in_one_file_are_refused_before_any_work(screenshot, tmp_path, command):
+    """import --out F --play F wrote the play over the puzzle; compare --csv F --json F ended in a traceback."""
+    result = run(*[a.format(shot=screenshot, p=QUICK, d=tmp_path) for a in command])
+    assert_one_line(result, f"{tmp_path}/")
+    assert "same.txt: named for two of the files to write; name one each" in result.stderr
+    assert not (tmp_path / "same.txt").exists()
+
+
 @pytest.mark.parametrize("option", ["--json", "--csv"])
 def test_compare_never_writes_over_a_puzzle_it_compares(tmp_path, option):
     puzzle = tmp_path / "in.txt"

@@ -75,6 +75,10 @@ def import_(
     """
     with failures():
         outputs.ready([out, play], [shot])
+        if debug is not None:  # the intermediate images land one by one as the reading goes: none over the picture
+            from cpflow.vision.debug import FILES
+
+            outputs.refuse_inputs([debug / name for name in FILES], [shot])
         raise typer.Exit(show_imported(shot, out, play, solve, debug, {"engine": engine.value}, shown))
 
 

@@ -24,6 +24,7 @@ from cpflow.vision.dots import Dot, corners, ring
 from cpflow.vision.hexes import Grid
 from cpflow.vision.pipes import Play
 
+FILES = ("0_lines.png", "1_board.png", "2_grid.png", "3_dots.png", "4_colours.png", "5_play.png", "debug.png")
 MARK = (255, 255, 255)
 OUTLINE = (0, 0, 255)
 
@@ -34,7 +35,7 @@ def write_lines(folder: Path, image: np.ndarray, vertical: np.ndarray, horizonta
     picture = (image * 0.3).astype(np.uint8)
     picture[vertical > 0] = OUTLINE
     picture[horizontal > 0] = (0, 255, 0)
-    _save(folder / "0_lines.png", picture)
+    _save(folder / FILES[0], picture)
 
 
 def write(
@@ -52,10 +53,9 @@ def write(
         steps.append(groups_picture(image, lattice, list(named.values()), list(named)))
         if play is not None:
             steps.append(play_picture(image, lattice, play, named))
-    names = ["1_board.png", "2_grid.png", "3_dots.png", "4_colours.png", "5_play.png"]
-    for name, picture in zip(names, steps, strict=False):
+    for name, picture in zip(FILES[1:-1], steps, strict=False):
         _save(folder / name, picture)
-    _save(folder / "debug.png", side_by_side(steps[0], [_cut(p, lattice) for p in steps[1:]]))
+    _save(folder / FILES[-1], side_by_side(steps[0], [_cut(p, lattice) for p in steps[1:]]))
 
 
 def _save(path: Path, picture: np.ndarray) -> None:
