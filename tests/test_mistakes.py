@@ -122,3 +122,42 @@ def test_one_changed_cell_is_named_first_on_hexagonal_boards_and_boards_with_hol
         found = mistakes(puzzle, parse_solution(puzzle, "\n".join(changed) + "\n"))
         assert found and found[0].node == (r, c), (r, c, [p.located() for p in found])
         assert found[0].located().startswith(f"r{r + 1}c{c + 1}: ")
+
+
+def render(*args):
+    return subprocess.run([sys.executable, "-m", "cpflow", "render", *map(str, args)], capture_output=True, text=True)
+
+
+def test_render_draws_a_solution_with_a_colour_the_puzzle_lacks_as_not_solved(tmp_path):
+    """A path of a colour not on the board ended the drawing in a KeyError traceback."""
+    puzzle, given, out = tmp_path / "p.txt", tmp_path / "s.json", tmp_path / "p.png"
+    puzzle.write_text("R.R\n...\n")
+    given.write_text('{"paths": {"X": [[0, 0]]}}\n')
+    done = render(puzzle, "--solution", given, "--out", out)
+    assert (done.returncode, done.stdout) == (1, f"{out}: 3x2, not solved\n") and out.exists()
+    assert f"{given}: colour X is not in the puzzle" in done.stderr.splitlines()
+
+
+def test_render_checks_the_solution_a_level_carries(tmp_path):
+    """A level line whose own paths leave cells empty was drawn and said "solved", exit 0."""
+    level, out = tmp_path / "l.level", tmp_path / "l.svg"
+    level.write_text("3,0,1,1;0,1\n")
+    done = render(level, "--out", out)
+    assert (done.returncode, done.stdout) == (1, f"{out}: 3x3, partly drawn\n") and out.exists()
+    assert done.stderr.startswith(f"{level}: r1c3: no path covers it")
+
+
+def test_a_level_solution_of_another_size_is_bad_input(tmp_path):
+    """A 7x7 level checked as the solution of a 5x5 puzzle was said invalid with cells off the board."""
+    level = tmp_path / "l.level"
+    level.write_text("7,0,1,1;0,1,2,3,4,5,6\n")
+    for done in (
+        render(PUZZLES / "starter_5x5.txt", "--solution", level, "--out", tmp_path / "x.svg"),
+        subprocess.run(
+            [sys.executable, "-m", "cpflow", "verify", PUZZLES / "starter_5x5.txt", level],
+            capture_output=True,
+            text=True,
+        ),
+    ):
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"{level}: solution is 7x7, the puzzle 5x5\n")
+    assert not (tmp_path / "x.svg").exists()

@@ -180,6 +180,7 @@ def parse_solution(puzzle: Puzzle, text: str, source: str = "<text>") -> Solutio
     if fmt == "level":
         levels = levelpack.parse_levels(text, source)
         same = [level for level in levels if level.puzzle == puzzle] or levels
+        _same_size(puzzle, same[0].puzzle.width, same[0].puzzle.height, source)
         return same[0].solution
     if fmt == "board":
         board = native.read_boards(text, source)[0]

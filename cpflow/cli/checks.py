@@ -164,14 +164,17 @@ def show_rendered(
         raise OutputError(str(out), f"cannot tell the picture format; use {', '.join(SUFFIXES)}")
     solutions: list[Solution] = []
     said, code = "solved", 0
-    if solution_file:
-        solutions = [load_solution(entry.puzzle, solution_file)]
-        found = mistakes(entry.puzzle, solutions[0])
+    given, source = (load_solution(entry.puzzle, solution_file), str(solution_file)) if solution_file else (None, "")
+    if given is None and not solve and carried is not None:  # a level's own solution: verified as any other
+        given, source = carried, entry.source
+    if given is not None:
+        solutions = [given]
+        found = mistakes(entry.puzzle, given)
         if found:
             said = "partly drawn" if is_partial(found) else "not solved"
             code = 0 if partial and is_partial(found) else 1
         for problem in found if code else ():
-            stderr(f"{solution_file}: {problem.located()}")
+            stderr(f"{source}: {problem.located()}")
     elif solve:
         rounds: list[dict] = []
         if out.suffix.lower() == ".gif" and entry_of(engine).rounds:
@@ -183,8 +186,6 @@ def show_rendered(
             stderr(f"{entry.puzzle.name}: {result.status.value}: nothing to draw")
             return 1
         solutions = [result.solution]
-    elif carried is not None:
-        solutions = [carried]
     write_picture(out, entry.puzzle, solutions, **drawing)
     say(f"{out}: {entry.puzzle.width}x{entry.puzzle.height}, {said if solutions else 'puzzle only'}")
     return code

@@ -90,10 +90,9 @@ def scene(
     width, height = extent(puzzle.shape, puzzle.width, puzzle.height)
     picture = Scene(width, height)
     rgb = colours(puzzle)
-    paths = {
-        k: path[: steps + 1] if steps is not None else path for k, path in (solution.paths if solution else {}).items()
-    }
-    painted = solution.painted if solution and steps is None else {}
+    given = solution.paths if solution else {}  # a path of no colour of the puzzle (a mistake, said) is not drawn
+    paths = {k: path[: steps + 1] if steps is not None else path for k, path in given.items() if k in rgb}
+    painted = {n: k for n, k in solution.painted.items() if k in rgb} if solution and steps is None else {}
     _cells(picture, puzzle, paths, rgb, painted)
     _board(picture, puzzle)
     for colour, path in paths.items():
