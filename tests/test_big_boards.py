@@ -110,6 +110,7 @@ def test_the_front_end_stops_at_the_time_limit_on_a_board_of_many_colours():
     began = time.perf_counter()
     result = pipeline.solve(puzzle, time_limit=0.5)
     assert result.status is Status.UNKNOWN and time.perf_counter() - began < 0.5 + 1.5
+    assert result.seconds >= 0.5 and result.stats["stopped"] == "building"  # the seconds it spent (0.0 was said)
 
 
 def test_the_memory_guard_counts_the_colour_domains_of_a_board_of_many_colours(monkeypatch):

@@ -43,7 +43,8 @@ def solve(puzzle: Puzzle, engine: str = DEFAULT, *, forced: bool | None = None, 
     try:
         settled = front.settle_first(puzzle, options.get("exclude", ()), deadline) if entry.fronted(forced) else None
     except OutOfTime:  # the front end is part of building
-        settled = SolveResult(Status.UNKNOWN, None, 0.0, 0.0, engine, {"stopped": "building"})
+        spent = time.perf_counter() - began
+        settled = SolveResult(Status.UNKNOWN, None, spent, spent, engine, {"stopped": "building"})
     if isinstance(settled, SolveResult):
         result = settled
     else:
