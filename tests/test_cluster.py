@@ -284,10 +284,26 @@ def wait_for_workers(address: str, count: int) -> None:
         client.wait_for_workers(count, timeout=max(1, 60 - (time.monotonic() - began)))
 
 
-def test_ctrl_c_cancels_a_batch_on_a_local_cluster_keeps_what_was_printed_and_exits_130(tmp_path):
+def test_ctrl_c_cancels_a_batch_on_a_local_cluster_keeps_what_was_printed_and_exits_130(tmp_path, monkeypatch):
     from test_interrupts import QUICK, assert_stopped_cleanly, interrupted, slow_board
 
     slow = slow_board(tmp_path)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
     code, out, err = interrupted("solve", "-q", "--allow-touch", "--cluster", "local:2", QUICK, slow, slow)
     assert_stopped_cleanly(code, err)
     assert out.split()[:2] == [str(QUICK), "solved"] and len(out.splitlines()) == 1
+    assert list(temp.iterdir()) == []  # Dask's scratch space (its lock files) went with the command
+
+
+def test_a_local_cluster_leaves_no_file_behind(tmp_path):
+    """Every run left dask-scratch-space/{global,purge}.lock in the temp folder."""
+    from test_interrupts import QUICK
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    command = [sys.executable, "-m", "cpflow", "solve", "-q", "--cluster", "local:2", str(QUICK)]
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "TMPDIR": str(temp)})
+    assert done.returncode == 0 and done.stdout.split()[1] == "solved"
+    assert list(temp.iterdir()) == []

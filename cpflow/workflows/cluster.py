@@ -22,10 +22,10 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from importlib.metadata import version
 
-from cpflow.engines.children import sweep
+from cpflow.engines.children import scratch, sweep
 from cpflow.errors import ClusterUnavailable
 from cpflow.workflows.items import LOCAL, Failed
 
@@ -135,31 +135,35 @@ def connected(address: str) -> Iterator:
         from distributed import Client, LocalCluster
     except ImportError:
         raise ClusterUnavailable(INSTALL) from None
-    cluster = None
-    try:
-        if address == LOCAL or address.startswith(LOCAL + ":"):
-            workers = int(address.partition(":")[2] or os.cpu_count() or 1)
-            with dask.config.set(LOCAL_CONFIG):
-                cluster = LocalCluster(n_workers=workers, **LOCAL_CLUSTER)
-            address = cluster.scheduler_address
-        client = _client(Client, address)
+    local = address == LOCAL or address.startswith(LOCAL + ":")
+    with scratch() if local else nullcontext() as folder:  # the workers' files (Dask's locks) go with it
+        cluster = None
         try:
-            _wait_for_workers(client, address)
-            yield client
-        except BaseException:  # Ctrl-C, or abandoned: workers deep in a solve would take seconds to close politely
+            if local:
+                workers = int(address.partition(":")[2] or os.cpu_count() or 1)
+                with dask.config.set({**LOCAL_CONFIG, "temporary-directory": str(folder)}):
+                    cluster = LocalCluster(n_workers=workers, **LOCAL_CLUSTER)
+                address = cluster.scheduler_address
+            client = _client(Client, address)
+            try:
+                _wait_for_workers(client, address)
+                yield client
+            except BaseException:  # Ctrl-C, or abandoned: workers deep in a solve would take seconds to close politely
+                if cluster is not None:
+                    _end_now(
+                        cluster
+                    )  # before the client closes: its close waited on busy workers (a hang seen under load)
+                raise
+            finally:
+                client.close()
+        except BaseException:
             if cluster is not None:
-                _end_now(cluster)  # before the client closes: its close waited on busy workers (a hang seen under load)
+                _end_now(cluster)
             raise
         finally:
-            client.close()
-    except BaseException:
-        if cluster is not None:
-            _end_now(cluster)
-        raise
-    finally:
-        if cluster is not None:
-            cluster.close()
-            sweep()  # the scratch folders of workers killed mid-solve
+            if cluster is not None:
+                cluster.close()
+                sweep()  # the scratch folders of workers killed mid-solve
 
 
 def _end_now(cluster) -> None:
