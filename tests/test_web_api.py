@@ -521,6 +521,22 @@ def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced():
     in_pool(Limits(workers=1), body)
 
 
+def test_a_worker_killed_while_idle_is_replaced_and_the_job_runs_on_another():
+    """A request sent to a worker killed while idle ended in a BrokenPipeError: a plain-text 500."""
+
+    async def body(jobs: Jobs):
+        await jobs.run(nap, {"seconds": 0}, _never_gone)  # the worker is warm, and idle
+        (before,) = jobs.workers
+        before.process.kill()
+        before.process.join(timeout=5)
+        status, record = await jobs.run(tasks.solve, _ask(STARTER), _never_gone)
+        assert (status, record["status"]) == ("ok", "solved")
+        (after,) = jobs.workers
+        assert after is not before and after.process.is_alive()
+
+    in_pool(Limits(workers=1), body)
+
+
 def test_a_job_past_its_time_limit_and_grace_is_stopped():
     async def body(jobs: Jobs):
         with pytest.raises(Overdue):

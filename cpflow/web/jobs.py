@@ -5,7 +5,8 @@ queue for an idle worker (`Busy`, a 503, when the queue is full; `guards` asks t
 a request's body is read). While its task runs, the server checks every POLL seconds
 whether the client went away (`Gone`) or the task overran its time limit by more than the
 grace (`Overdue`); either way the worker is killed, which really stops the solver, and a
-fresh one takes its place.
+fresh one takes its place. A worker that ended while idle (killed from outside) is replaced
+too, and the request waits for the next one.
 
 Each worker leads a process group of its own, and dies with the server (on Linux, even
 when the server is killed outright). Killing a worker kills its group; a solver program
@@ -80,7 +81,10 @@ class Worker:
 
     async def call(self, work: Callable, ask: dict):
         """Run one task in the worker and return what it sends back."""
-        self.connection.send((work, ask))
+        try:
+            self.connection.send((work, ask))
+        except OSError as error:  # the pipe is broken: the worker ended
+            raise Died(f"the worker process ended ({self.process.exitcode})") from error
         return await self._receive()
 
     async def _receive(self):
@@ -142,6 +146,10 @@ class Jobs:
         self.pending += 1
         try:
             worker = await self._take(is_gone)
+            while not worker.process.is_alive():  # ended while idle (killed from outside): the job goes to another
+                log.warning("cpflow: a worker ended while idle (%s); it was replaced", worker.process.exitcode)
+                self._replace(worker)
+                worker = await self._take(is_gone)
             return await self._on(worker, work, ask, is_gone)
         finally:
             self.pending -= 1
