@@ -473,6 +473,40 @@ def test_a_real_server_stops_the_job_of_a_client_that_went_away(tmp_path):
         server.wait(timeout=20)
 
 
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_real_server_stopped_with_ctrl_c_or_sigterm_exits_0_and_leaves_no_worker(stop):
+    """docs/commands.md: serve exits 0 when stopped with Ctrl-C. uvicorn raises the signal again once
+    it has shut down, and the server exited 130."""
+    import os
+    import signal
+    import socket
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "cpflow", "serve", "--port", str(port), "--workers", "1"]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        for _ in range(300):
+            try:
+                if httpx.post(f"http://127.0.0.1:{port}/api/solve", json={"puzzle": STARTER}, timeout=30).is_success:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        workers = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+        assert workers
+        server.send_signal(getattr(signal, stop))
+        assert server.wait(timeout=30) == 0
+        for pid in map(int, workers):
+            assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
 # ---- the worker pool on its own ----
 
 

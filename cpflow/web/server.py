@@ -108,6 +108,8 @@ def _run(host: str, sockets: list[socket.socket], limits: Limits, allowed_hosts:
         server.run(sockets=sockets)
     except SystemExit as stop:  # uvicorn exits 3 when the app cannot start, after saying why
         return int(stop.code or 0) and 1
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C (or SIGTERM) again once it has shut down: stopped as asked
+        return 0
     return 0 if server.started else 1
 
 
