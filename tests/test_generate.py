@@ -148,6 +148,16 @@ def test_generate_cli_prints_without_out_and_reports_failure_and_bad_usage():
     assert run("generate", "--size", "5x5", "--colours", "13").exit_code == 2
 
 
+def test_a_count_past_a_million_and_a_prefix_with_a_slash_are_refused_before_any_work(tmp_path):
+    """--count 10**20 built the names of every puzzle first (922 MB in 15 s, nothing made); --prefix a/b
+    made the --out folder, then failed to write into it and left it behind."""
+    many = run("generate", "--size", "5x5", "--count", str(10**20))
+    assert many.exit_code == 2 and "--count: 100000000000000000000 is not in the range" in many.stderr
+    slashed = run("generate", "--size", "5x5", "--prefix", "a/b", "--out", tmp_path / "made")
+    assert slashed.exit_code == 2 and "--prefix: 'a/b' is no file name (no '/')" in slashed.stderr
+    assert not (tmp_path / "made").exists()
+
+
 def test_the_collection_in_puzzles_is_what_its_documented_command_makes():
     # README: the gen_* puzzles were made by `cpflow generate --size WxH --count N --seed 2026`.
     for size, count in (("5x5", 10), ("12x8", 3)):

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from cpflow.workflows.batch import Where
     from cpflow.workflows.generate.order import Order
 
+MOST = 1_000_000  # puzzles one generate makes: their names are checked against the folder before any is made
+
 
 @app.command()
 def generate(
@@ -59,7 +61,9 @@ def generate(
             "or up to one colour per 11 cells on big boards).",
         ),
     ] = None,
-    count: Annotated[int, typer.Option(metavar="N", help="How many puzzles to make.", min=1)] = 1,
+    count: Annotated[
+        int, typer.Option(metavar="N", help="How many puzzles to make (a million at most).", min=1, max=MOST)
+    ] = 1,
     seed: Annotated[
         int | None, typer.Option(metavar="N", help="Random seed: the same seed makes the same puzzles.")
     ] = None,
@@ -133,6 +137,8 @@ def generate(
             )
         except BadOption as error:
             raise typer.BadParameter(str(error), param_hint=f"--{error.field}") from None
+        if "/" in prefix or "\0" in prefix:  # before the folder is made
+            raise typer.BadParameter(f"{prefix!r} is no file name (no '/')", param_hint="--prefix")
         pack = Pack(order, count, seed, out, prefix, force, Pictures(svg, png), where(jobs, cluster))
         raise typer.Exit(show_generated(pack))
 
