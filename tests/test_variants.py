@@ -216,6 +216,7 @@ BAD = [
     ("5,0,1,1;0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,25\n", "b.txt:1:9: '25'"),
     ("5,0,1,2;0,1\n", "b.txt:1:7: the header says 2 colours"),
     ("X_3,0,1,1,4;0,1,2\n", "b.txt:1:1: bridges stand on square boards only"),
+    ("3,0,1,1,,,0|8;0,1,2\n", "b.txt:1:11: wall between r1c1 and r3c3, which do not touch"),
     ('{"nodes": [[0, 0]], "edges": [], "endpoints": {"R": [[0, 0], [0, 1]]}}', "b.txt:1:34: [0, 1] is not one of"),
     ('{"nodes": [[0, 0]],\n "edges": 3}', "b.txt:2:2: 'edges' must be a list"),
     ('{"nodes": [', "b.txt:1:12: not JSON"),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cpflow.board.grid import Cell, Puzzle, Solution, lattice, nodes_along
+from cpflow.board.grid import Cell, Puzzle, Solution, cell_name, lattice, nodes_along
 from cpflow.board.grids import MAX_CELLS, check_size, number
 from cpflow.errors import PuzzleFormatError
 
@@ -85,7 +85,7 @@ def parse_level(line: str, source: str, n: int = 1, name: str = "") -> Level:
     near, round_ = set(touching), set(wrapping)  # sets: a line may name a wall for every passage
     for wall in walls:
         if wall not in near and tuple(sorted(wall)) not in round_:
-            raise where.error(6, f"wall between cells {wall[0]} and {wall[1]}, which do not touch")
+            raise where.error(6, f"wall between {cell_name(wall[0])} and {cell_name(wall[1])}, which do not touch")
     closed = set(map(frozenset, walls))
     warps = [(a, b) for a, b in wrapping if a not in holes and b not in holes and frozenset((a, b)) not in closed]
     endpoints = {COLOURS[i]: (path[0], path[-1]) for i, path in enumerate(paths)}
