@@ -117,6 +117,9 @@ def test_verify_checks_every_puzzle_of_a_file_against_its_solution_in_order(tmp_
     assert done.returncode == 0 and done.stdout.count(": valid") == 2
     swapped = "\n".join(reversed(answers.stdout.splitlines())) + "\n"
     assert cli("verify", both, "-", stdin=swapped).returncode == 1
+    three = answers.stdout + answers.stdout.splitlines()[0] + "\n"  # a count that differs pairs none right
+    done = cli("verify", both, "-", stdin=three)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"<stdin>: holds 3 solutions, {both} 2 puzzles\n")
 
 
 def test_verify_and_render_read_the_puzzle_from_stdin_and_say_an_unreadable_file_in_one_line(tmp_path):

@@ -124,6 +124,9 @@ def show_verified(file: str, solution_file: str | None, fmt: str, rules=None, as
     found = parse_with_solutions(text, source, fmt)
     given, given_source = text_of(solution_file) if solution_file is not None else ("", "")
     texts = solution_texts(given) if solution_file is not None else []
+    if len(texts) > 1 and len(texts) != len(found):  # paired in order: a count that differs pairs none right
+        puzzles = f"{len(found)} puzzle{'s' * (len(found) != 1)}"
+        raise PuzzleFormatError.whole(given_source, f"holds {len(texts)} solutions, {source} {puzzles}")
     checked = []
     for number, (puzzle, carried) in enumerate(found):
         puzzle = replace(puzzle, rules=rules or FLOW)
