@@ -145,6 +145,8 @@ def test_generate_cli_prints_without_out_and_reports_failure_and_bad_usage():
     failed = run("generate", "--size", "4x4", "--colours", "1")
     assert failed.exit_code == 1 and "non-touching paths" in failed.stderr and failed.stdout == ""
     assert run("generate", "--size", "5").exit_code == 2
+    small = run("generate", "--size", "2x2")  # was said of --holes, which nobody gave
+    assert small.exit_code == 2 and "--size: '2x2' is not a size like 7x7 (6 cells at least)" in small.stderr
     assert run("generate", "--size", "5x5", "--colours", "13").exit_code == 2
 
 

@@ -186,7 +186,7 @@ def test_generate_warps_bridges_and_a_grade_as_the_cli_does(client):
 @pytest.mark.parametrize(
     ("ask", "status", "message"),
     [
-        ({"size": "7y7"}, 400, "size: '7y7' is not a size like 7x7 (4 cells at least)"),
+        ({"size": "7y7"}, 400, "size: '7y7' is not a size like 7x7 (6 cells at least)"),
         ({"size": "5x5", "colours": "20"}, 400, "colours: 20 colours need 60 cells"),
         ({"size": "4x4", "colours": "1"}, 422, "cpflow: found no cover of a 4x4 board"),
         ({"size": "60x60"}, 413, "cpflow: board of 60x60 is over this server's limit"),

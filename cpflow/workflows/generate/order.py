@@ -95,11 +95,11 @@ def _read(field: str, read, *args):
 
 
 def size_of(text: str) -> tuple[int, int]:
-    """(width, height) from text such as '7x7' or '12x8'; ValueError unless it is a board of 4 cells
-    or more that the readers accept back (MAX_CELLS cells, MAX_SIDE a side)."""
+    """(width, height) from text such as '7x7' or '12x8'; ValueError unless it is a board of two shortest
+    paths' cells or more (`check_holes`) that the readers accept back (MAX_CELLS cells, MAX_SIDE a side)."""
     match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-    if not match or int(match[1]) * int(match[2]) < 4:
-        raise ValueError(f"{text!r} is not a size like 7x7 (4 cells at least)")
+    if not match or int(match[1]) * int(match[2]) < 2 * SHORTEST:
+        raise ValueError(f"{text!r} is not a size like 7x7 ({2 * SHORTEST} cells at least)")
     width, height = int(match[1]), int(match[2])
     if max(width, height) > MAX_SIDE or width * height > MAX_CELLS:
         raise ValueError(f"{text!r} is over the size limit ({MAX_CELLS} cells, {MAX_SIDE} a side)")
