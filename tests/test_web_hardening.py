@@ -115,6 +115,15 @@ def test_the_page_s_own_requests_and_curl_s_are_answered(client):
     assert page.status_code == 200  # a link from another site opens the page: a GET computes nothing
 
 
+@pytest.mark.parametrize("headers", [{"x-big": "a" * 17_000}, {f"x-{n}": "a" * 90 for n in range(200)}])
+def test_headers_over_16_kib_are_answered_431_however_they_arrive(client, headers):
+    """The connection's parser caps only headers still arriving: 100 KB of them in one packet got a 200."""
+    for path in ("/", "/api/solve"):
+        answer = client.post(path, json={"puzzle": STARTER}, headers={**OWN, **headers})
+        assert one_line_error(answer, 431) == "cpflow: a request's line and headers hold 16384 bytes at most"
+    assert client.get("/", headers={"x-big": "a" * 15_000}).status_code == 200
+
+
 def test_the_page_s_own_screenshot_upload_is_answered(client):
     """The page posts a screenshot as its own type (or application/octet-stream when the file has none)."""
     pytest.importorskip("cv2", reason="the vision extra (OpenCV) is not installed")

@@ -153,12 +153,12 @@ class App(FastAPI):
     """FastAPI with the `Gate` around everything, so that even the 500 of an unexpected error carries
     the security headers."""
 
-    def __init__(self, hosts: Hosts, **options):
+    def __init__(self, hosts: Hosts, most_header_bytes: int, **options):
         super().__init__(**options)
-        self.hosts = hosts
+        self.hosts, self.most_header_bytes = hosts, most_header_bytes
 
     def build_middleware_stack(self):
-        return Gate(super().build_middleware_stack(), self.hosts)
+        return Gate(super().build_middleware_stack(), self.hosts, self.most_header_bytes)
 
 
 def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> FastAPI:
@@ -178,6 +178,7 @@ def create_app(limits: Limits | None = None, hosts: Hosts | None = None) -> Fast
 
     app = App(
         hosts or Hosts.bound("127.0.0.1", 8000),
+        limits.max_header_bytes,
         title="cpflow",
         summary="Solve, prove unique, count, generate and draw Flow Free / Numberlink puzzles.",
         description=DESCRIPTION,

@@ -1,6 +1,7 @@
 """The server's guards against hostile pages and clients, as ASGI middleware.
 
-- `Gate`, around everything: a request whose `Host:` is not the server's answers 421 (DNS
+- `Gate`, around everything: a request whose line and headers are over the cap answers 431; one
+  whose `Host:` is not the server's answers 421 (DNS
   rebinding, see `hosts`); a request that computes (any method but GET, HEAD and OPTIONS)
   sent by another site's page answers 403 (its browser says so: `Sec-Fetch-Site` other than
   `same-origin` or `none`, or an `Origin` that is not the server's own); and every answer
@@ -54,10 +55,12 @@ SECURITY_HEADERS = [
 
 
 class Gate:
-    """Answers only requests whose Host `hosts` allows, and puts the security headers on every answer."""
+    """Answers only requests whose Host `hosts` allows and whose line and headers hold at most
+    `most_header_bytes` (431 past it: the connection's parser only caps headers still arriving, so many
+    in one packet got through), and puts the security headers on every answer."""
 
-    def __init__(self, app, hosts: Hosts):
-        self.app, self.hosts = app, hosts
+    def __init__(self, app, hosts: Hosts, most_header_bytes: int):
+        self.app, self.hosts, self.most_header_bytes = app, hosts, most_header_bytes
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -68,6 +71,11 @@ class Gate:
                 message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
             await send(message)
 
+        sent = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+        sent += sum(len(name) + len(value) + 4 for name, value in scope["headers"])  # ': ' and CRLF each
+        if sent > self.most_header_bytes:
+            said = f"cpflow: a request's line and headers hold {self.most_header_bytes} bytes at most"
+            return await answer(431, said, CLOSE)(scope, receive, secured)
         headers = dict(scope["headers"])
         host = headers.get(b"host", b"").decode("latin-1")
         if not self.hosts.allows(host):
