@@ -571,6 +571,31 @@ def test_a_worker_killed_while_idle_is_replaced_and_the_job_runs_on_another():
     in_pool(Limits(workers=1), body)
 
 
+def test_boards_answered_inline_go_one_at_a_time_and_past_the_line_are_busy():
+    """A flood of /api/board (each 0.07 s for a 50x50 hexagonal board's geometry, its JSON made on the
+    event loop) took every thread and slowed a solve from 4 ms to 3 s."""
+    from cpflow.web.jobs import Inline
+
+    async def main():
+        inline, running = Inline(2), []
+
+        def work(seconds: float) -> float:
+            running.append(seconds)
+            assert len(running) == 1  # one at a time
+            time.sleep(seconds)
+            running.pop()
+            return seconds
+
+        first = [asyncio.ensure_future(inline.run(work, 0.2)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy):
+            await inline.run(work, 0)
+        assert await asyncio.gather(*first) == [0.2, 0.2]
+        assert await inline.run(work, 0) == 0
+
+    asyncio.run(main())
+
+
 def test_a_job_past_its_time_limit_and_grace_is_stopped():
     async def body(jobs: Jobs):
         with pytest.raises(Overdue):

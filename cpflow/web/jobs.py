@@ -214,6 +214,26 @@ class Jobs:
         self._add()
 
 
+class Inline:
+    """Work the server answers itself, at once rather than behind a solve (the editor's board): in a
+    thread, one at a time, so that a flood of it neither holds the event loop nor takes every core;
+    Busy when `most` requests wait already."""
+
+    def __init__(self, most: int):
+        self.most, self.waiting, self.turn = most, 0, asyncio.Lock()
+
+    async def run(self, work: Callable, *args):
+        """`work(*args)` in a thread once the ones before it are done."""
+        if self.waiting >= self.most:
+            raise Busy(f"cpflow: the server is busy ({self.waiting} boards in hand); try again shortly")
+        self.waiting += 1
+        try:
+            async with self.turn:
+                return await asyncio.to_thread(work, *args)
+        finally:
+            self.waiting -= 1
+
+
 async def _watch(future: asyncio.Future, is_gone, deadline: float | None) -> None:
     """Wait for `future`; Gone if the client leaves first, Overdue if the deadline passes first."""
     loop = asyncio.get_running_loop()
