@@ -8,6 +8,9 @@ grace (`Overdue`); either way the worker is killed, which really stops the solve
 fresh one takes its place. A worker that ended while idle (killed from outside) is replaced
 too, and the request waits for the next one.
 
+What the server answers itself, at once rather than behind a solve (the editor's board), runs in
+a thread one request at a time (`Inline`), with a bounded line of its own.
+
 Each worker leads a process group of its own, and dies with the server (on Linux, even
 when the server is killed outright). Killing a worker kills its group; a solver program
 it ran (CBC, HiGHS) dies with it, and the scratch folder it left is swept at once.
