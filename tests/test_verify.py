@@ -122,6 +122,17 @@ def test_verify_checks_every_puzzle_of_a_file_against_its_solution_in_order(tmp_
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"<stdin>: holds 3 solutions, {both} 2 puzzles\n")
 
 
+def test_verify_pairs_boards_whose_rows_of_holes_begin_with_a_hash(tmp_path):
+    """A board's row may begin with a hole ('#'), which split its solution in two as if a remark."""
+    both = tmp_path / "two.txt"
+    both.write_text((PUZZLES / "holes_8x8_01.txt").read_text() + (PUZZLES / "holes_8x8_02.txt").read_text())
+    answers = cli("solve", both)
+    assert answers.returncode == 0 and any(line.startswith("#B") for line in answers.stdout.splitlines())
+    (tmp_path / "answers.txt").write_text(answers.stdout)
+    done = cli("verify", both, tmp_path / "answers.txt")
+    assert (done.returncode, done.stdout) == (0, f"{both}: valid\n{both}#2: valid\n")
+
+
 def test_verify_and_render_read_the_puzzle_from_stdin_and_say_an_unreadable_file_in_one_line(tmp_path):
     text = (PUZZLES / "starter_5x5.txt").read_text()
     solution = PUZZLES / "starter_5x5.solution.txt"

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
+from cpflow.board import native
 from cpflow.board.formats import load, load_play, parse, read_stream, read_text
 from cpflow.board.grid import FLOW, Puzzle, Rules
 from cpflow.errors import PuzzleFormatError
@@ -67,12 +68,15 @@ def text_of(argument: str) -> tuple[str, str]:
 
 
 def solution_texts(text: str) -> list[str]:
-    """A solution file's solutions, one text each: JSON lines one a line; grids (classic, header, board)
-    apart where blank or remark ('# ') lines part them; level lines stay together (each is matched
-    to its puzzle)."""
+    """A solution file's solutions, one text each: JSON lines one a line; boards from one 'board WxH'
+    line to the next (a row of holes may begin with '#'); grids (classic, header) apart where blank
+    or remark ('# ') lines part them; level lines stay together (each is matched to its puzzle)."""
     lines = text.splitlines(keepends=True)
     if text.lstrip().startswith("{"):
         return [line for line in lines if line.strip()] or [text]
+    starts = [n for n, line in enumerate(lines) if native.HEADER.match(line)]
+    if starts:
+        return ["".join(lines[a:b]) for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
     pieces: list[str] = []
     current: list[str] = []
     for line in lines:
