@@ -499,8 +499,17 @@ def test_a_real_server_stopped_with_ctrl_c_or_sigterm_exits_0_and_leaves_no_work
         assert workers
         server.send_signal(getattr(signal, stop))
         assert server.wait(timeout=30) == 0
-        for pid in map(int, workers):
-            assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+        def alive(pid: int) -> bool:  # not gone, nor a zombie
+            try:
+                return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+            except FileNotFoundError:
+                return False
+
+        waited = time.monotonic()  # the workers are killed before the server ends; a helper it started (the
+        while any(map(alive, map(int, workers))) and time.monotonic() - waited < 5:  # spawn context's resource
+            time.sleep(0.05)  # tracker) ends once the server's end of its pipe closes, a moment after
+        assert not [pid for pid in map(int, workers) if alive(pid)]
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
